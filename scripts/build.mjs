@@ -1,0 +1,29 @@
+// Bundles the CLI into dist/ with esbuild. One bundle with code splitting: the command frame is
+// small, and each command's dependencies load only when that command runs.
+import { readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
+await build({
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  sourcemap: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  // pino loads its transports by file name at run time; it stays a normal dependency.
+  external: ['pino'],
+  define: { __IRIS_VERSION__: JSON.stringify(pkg.version) },
+  // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
+  banner: {
+    js: "import { createRequire as __irisCreateRequire } from 'node:module'; const require = __irisCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});

@@ -1,0 +1,118 @@
+// `iris config show|get|set`.
+import { stringify } from 'yaml';
+import { setEnvValue } from '../../config/env-file.js';
+import { isEnvVarKey, looksLikeCollection, parseDottedKey, scalarForPath } from '../../config/scalar.js';
+import { schemaAt } from '../../config/schema-walk.js';
+import { configSchema } from '../../config/schema.js';
+import { isSecretKeyName, maskSecret, maskSecrets } from '../../config/secrets-policy.js';
+import { updateConfig } from '../../config/store.js';
+import { formatProblem, validateConfig } from '../../config/validate.js';
+import { setScalarIn, type Scalar } from '../../config/yaml-document.js';
+import { printData, printJson, printWarning } from '../console.js';
+import { openConfig, openEnv, openHome, reportConfigProblems } from '../context.js';
+import { CliFailure } from '../exit-codes.js';
+
+type JsonOption = { json?: boolean };
+
+function toYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0 });
+}
+
+export async function configShow(options: JsonOption): Promise<void> {
+  const paths = await openHome();
+  const { config } = await openConfig(paths);
+  const masked = maskSecrets(config);
+  if (options.json) printJson(masked);
+  else printData(toYaml(masked));
+}
+
+function valueAt(data: unknown, path: readonly string[]): { found: boolean; value?: unknown } {
+  let current: unknown = data;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, segment)) {
+      return { found: false };
+    }
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return { found: true, value: current };
+}
+
+function maskAt(path: readonly string[], value: unknown): unknown {
+  if (path.some(isSecretKeyName)) {
+    return typeof value === 'object' && value !== null ? maskSecrets(value) : maskSecret(String(value ?? ''));
+  }
+  return maskSecrets(value);
+}
+
+export async function configGet(key: string, options: JsonOption): Promise<void> {
+  const paths = await openHome();
+  if (isEnvVarKey(key)) {
+    const env = await openEnv(paths);
+    const value = env[key];
+    if (value === undefined) throw new CliFailure('not_found', `${key} is not set (neither in the environment nor in ${paths.envPath})`);
+    const source = process.env[key] !== undefined ? 'environment' : '.env';
+    if (options.json) printJson({ key, set: true, source, value: maskSecret(value) });
+    else printData(`${maskSecret(value)}  (from ${source})`);
+    return;
+  }
+  const parsed = parseDottedKey(key);
+  if (!parsed.ok) throw new CliFailure('usage', parsed.message);
+  const { config } = await openConfig(paths);
+  const hit = valueAt(config, parsed.path);
+  if (!hit.found) throw new CliFailure('not_found', `no config key ${key}`);
+  const shown = maskAt(parsed.path, hit.value);
+  if (options.json) printJson(shown);
+  else if (shown !== null && typeof shown === 'object') printData(toYaml(shown));
+  else printData(String(shown));
+}
+
+type SetOptions = JsonOption & { string?: boolean };
+
+async function setSecret(key: string, value: string, options: SetOptions): Promise<void> {
+  const paths = await openHome();
+  const saved = await setEnvValue(paths, key, value);
+  if (!saved.ok) throw new CliFailure(saved.error.code, saved.error.message);
+  const shadowed = process.env[key] !== undefined && process.env[key] !== value;
+  if (options.json) printJson({ key, target: 'env', file: paths.envPath, value: maskSecret(value) });
+  else printData(`${key} saved to ${paths.envPath} (value hidden; .env, not config.yaml, holds secrets)`);
+  if (shadowed) {
+    printWarning(`${key} is also set in this shell's environment, which takes precedence over .env`);
+  }
+}
+
+export async function configSet(key: string, raw: string, options: SetOptions): Promise<void> {
+  if (isEnvVarKey(key)) return setSecret(key, raw, options);
+  const parsed = parseDottedKey(key);
+  if (!parsed.ok) throw new CliFailure('usage', parsed.message);
+  const path = parsed.path;
+  if (looksLikeCollection(raw)) {
+    throw new CliFailure(
+      'not_scalar',
+      `config set takes scalars; ${key} was given a list or mapping (edit config.yaml for lists and mappings)`,
+    );
+  }
+  const value: Scalar = options.string ? raw : scalarForPath(path, raw);
+  const paths = await openHome();
+  const before = await openConfig(paths);
+  const known = before.problems.map(formatProblem);
+
+  const updated = await updateConfig(paths, (doc) => {
+    const set = setScalarIn(doc, path, value);
+    if (!set.ok) return set;
+    // Refuse a value the schema would throw away: better an error now than a silent default.
+    const introduced = validateConfig(doc.toJS()).problems.filter(
+      (p) => !known.includes(formatProblem(p)) && (p.path === key || p.path.startsWith(`${key}.`) || key.startsWith(`${p.path}.`)),
+    );
+    const first = introduced[0];
+    if (first) return { ok: false, error: { code: 'invalid_value', message: formatProblem(first) } };
+    return { ok: true };
+  });
+  if (!updated.ok) throw new CliFailure(updated.error.code, updated.error.message);
+  reportConfigProblems(paths.configPath, updated.validated);
+  if (!schemaAt(configSchema, path)) {
+    printWarning(`${key} is not a key this version knows; it is kept as written`);
+  }
+  const shown = maskAt(path, value);
+  if (options.json) printJson({ key, target: 'config', file: paths.configPath, value: shown });
+  else printData(`${key} = ${typeof shown === 'string' ? JSON.stringify(shown) : String(shown)}  (${paths.configPath})`);
+}

@@ -1,0 +1,87 @@
+// The `iris` command frame. Kept light on purpose: this module loads only commander; each
+// command's code (and yaml, zod, pino…) is imported when that command runs, so `iris --version`
+// and `iris --help` start in a few milliseconds.
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { debugEnabled, printError, printJson } from './console.js';
+import { CliFailure, EXIT, exitCodeFor } from './exit-codes.js';
+
+function buildProgram(): Command {
+  const program = new Command('iris')
+    .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      outputError: (text, write) => write(`iris: ${text.trim().split('\n')[0]} (see iris --help)\n`),
+    });
+
+  program
+    .command('version')
+    .description('print the version')
+    .option('--json', 'print as JSON')
+    .action((options: { json?: boolean }) => {
+      if (options.json) printJson({ version: VERSION, node: process.versions.node });
+      else process.stdout.write(`${VERSION}\n`);
+    });
+
+  const config = program
+    .command('config')
+    .description('show and change config.yaml and the secrets in .env')
+    .exitOverride();
+  config
+    .command('show')
+    .description('print the effective config (defaults filled in, secrets masked)')
+    .option('--json', 'print as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { configShow } = await import('./commands/config.js');
+      await configShow(options);
+    });
+  config
+    .command('get')
+    .description('print one value: a dotted config key, or an environment variable name (masked)')
+    .argument('<key>', 'dotted key such as model.provider, or a name such as OPENROUTER_API_KEY')
+    .option('--json', 'print as JSON')
+    .action(async (key: string, options: { json?: boolean }) => {
+      const { configGet } = await import('./commands/config.js');
+      await configGet(key, options);
+    });
+  config
+    .command('set')
+    .description('set one scalar; keys naming secrets (*_API_KEY, *_TOKEN, *_SECRET) go to .env')
+    .argument('<key>', 'dotted key such as model.provider, or a name such as OPENROUTER_API_KEY')
+    .argument('<value>', 'true/false/yes/no/on/off become booleans, numbers become numbers')
+    .addOption(new Option('--string', 'store the value as a string, without coercion'))
+    .option('--json', 'print the result as JSON')
+    .action(async (key: string, value: string, options: { json?: boolean; string?: boolean }) => {
+      const { configSet } = await import('./commands/config.js');
+      await configSet(key, value, options);
+    });
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // `commander.help` is a group called without its subcommand: help went to stderr, a usage error.
+      const benign = ['commander.helpDisplayed', 'commander.version'];
+      return benign.includes(err.code) ? EXIT.ok : EXIT.usage;
+    }
+    if (err instanceof CliFailure) {
+      printError(err.message);
+      return exitCodeFor(err.code);
+    }
+    printError(err instanceof Error ? err.message : String(err));
+    if (debugEnabled() && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    return EXIT.failure;
+  }
+}

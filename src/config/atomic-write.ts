@@ -1,0 +1,32 @@
+// Replace a file so that readers see either the old or the new bytes, never a torn mix, and a
+// crash right after the rename still finds the new bytes on disk.
+import { randomBytes } from 'node:crypto';
+import { chmod, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export async function writeFileAtomic(path: string, data: string, mode = 0o600): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const file = await open(tmp, 'wx', mode);
+    try {
+      await file.writeFile(data, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await chmod(tmp, mode); // the umask may have narrowed or the file system widened it
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  const dirHandle = await open(dir, 'r');
+  try {
+    await dirHandle.sync();
+  } catch {
+    // Some file systems refuse fsync on directories; the rename is still atomic there.
+  } finally {
+    await dirHandle.close();
+  }
+}

@@ -1,0 +1,155 @@
+// The config.yaml schema: every key, its type and its default, in one place. Built on zod/mini
+// because the full zod build costs ~35 ms of start-up, and every command reads the config.
+import * as z from 'zod/mini';
+import { AUX_TASKS, type AuxTaskSpec } from '../routing/slots.js';
+
+export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;
+export const AUTH_MODES = ['api_key', 'identity_token'] as const;
+export const APPROVAL_MODES = ['manual', 'smart', 'off'] as const;
+export const DELIVER_TARGETS = [
+  'log',
+  'forge_comment',
+  'sms',
+  'telegram',
+  'discord',
+  'slack',
+  'signal',
+] as const;
+
+const nonEmpty = () => z.string().check(z.minLength(1));
+const seconds = () => z.int().check(z.positive());
+const envVarName = () => z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
+const emptyMap = () => ({});
+
+/** `"<provider>/<model>"`, split on the first slash. */
+export const providerModelRef = z.string().check(z.regex(/^[^/\s]+\/\S+$/));
+
+const fallbackEntry = z.looseObject({
+  provider: nonEmpty(),
+  model: nonEmpty(),
+  base_url: z.optional(z.string()),
+  key_env: z.optional(envVarName()),
+  api_mode: z.optional(z.enum(API_MODES)),
+});
+
+const modelMapping = z.looseObject({
+  provider: z.optional(z.string()),
+  default: z.optional(z.string()),
+  /** Older pickers write the model here instead of `default`. */
+  model: z.optional(z.string()),
+  base_url: z.optional(z.string()),
+  api_mode: z.optional(z.enum(API_MODES)),
+  context_length: z.optional(z.int().check(z.positive())),
+  auth_mode: z.optional(z.enum(AUTH_MODES)),
+  identity: z.optional(z.looseObject({ scope: z.optional(z.string()) })),
+  key_env: z.optional(envVarName()),
+  aliases: z.optional(z.record(z.string(), providerModelRef)),
+});
+
+function auxTaskSchema(spec: AuxTaskSpec) {
+  return z.prefault(
+    z.looseObject({
+      provider: z._default(z.string(), 'auto'),
+      model: z._default(z.string(), ''),
+      base_url: z._default(z.string(), ''),
+      api_key: z._default(z.string(), ''),
+      key_env: z.optional(envVarName()),
+      api_mode: z.optional(z.enum(API_MODES)),
+      timeout: z._default(seconds(), spec.timeout),
+      ...(spec.downloadTimeout === undefined
+        ? {}
+        : { download_timeout: z._default(seconds(), spec.downloadTimeout) }),
+      extra_body: z._default(z.record(z.string(), z.unknown()), emptyMap),
+      fallback_chain: z._default(z.array(fallbackEntry), () => []),
+    }),
+    {},
+  );
+}
+
+const auxiliary = z.prefault(
+  z.looseObject(Object.fromEntries(AUX_TASKS.map((t) => [t.id, auxTaskSchema(t)])) as {
+    [K in (typeof AUX_TASKS)[number]['id']]: ReturnType<typeof auxTaskSchema>;
+  }),
+  {},
+);
+
+const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const ROUTE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+const webhookRoute = z.looseObject({
+  enabled: z._default(z.boolean(), true),
+  secret: z.optional(z.string()),
+  events: z._default(z.array(z.string()), () => []),
+  filters: z._default(
+    z.array(z.looseObject({ field: nonEmpty(), in: z.array(filterValue) })),
+    () => [],
+  ),
+  prompt: z.optional(z.string()),
+  skills: z._default(z.array(z.string()), () => []),
+  deliver: z._default(z.enum(DELIVER_TARGETS), 'log'),
+  deliver_extra: z._default(z.record(z.string(), z.union([z.string(), z.number()])), emptyMap),
+});
+
+const webhookPlatform = z.prefault(
+  z.looseObject({
+    enabled: z._default(z.boolean(), false),
+    extra: z.prefault(
+      z.looseObject({
+        host: z._default(nonEmpty(), '0.0.0.0'),
+        port: z._default(z.int().check(z.gte(0), z.lte(65535)), 8644),
+        secret: z._default(z.string(), ''),
+        rate_limit: z._default(z.int().check(z.positive()), 30),
+        max_body_bytes: z._default(z.int().check(z.positive()), 1048576),
+        routes: z._default(
+          z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRoute),
+          emptyMap,
+        ),
+      }),
+      {},
+    ),
+  }),
+  {},
+);
+
+export const configSchema = z.looseObject({
+  /** `''` means not configured; `iris setup` / `iris model` replace it with a mapping. */
+  model: z._default(z.union([z.literal(''), modelMapping]), ''),
+  model_aliases: z._default(
+    z.record(
+      z.string(),
+      z.looseObject({ model: nonEmpty(), provider: nonEmpty(), base_url: z.optional(z.string()) }),
+    ),
+    emptyMap,
+  ),
+  auxiliary,
+  approval_mode: z._default(z.enum(APPROVAL_MODES), 'manual'),
+  fallback_providers: z._default(z.array(fallbackEntry), () => []),
+  /** `''` means none; else one fallback entry or `"<provider>/<model>"`. */
+  fallback_model: z._default(z.union([z.literal(''), providerModelRef, fallbackEntry]), ''),
+  platforms: z.prefault(z.looseObject({ webhook: webhookPlatform }), {}),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type ModelMapping = z.output<typeof modelMapping>;
+export type FallbackEntry = z.output<typeof fallbackEntry>;
+export type WebhookRoute = z.output<typeof webhookRoute>;
+
+/**
+ * Words for the `(allowed: …)` part of a problem, where the schema alone would not say what a
+ * user may write. `kind: 'key'` describes a map key (a route name), `value` the value at a path.
+ */
+export const ALLOWED_TEXT: ReadonlyArray<{ path: string; kind: 'key' | 'value'; text: string }> = [
+  { path: 'model', kind: 'value', text: "'' (not configured) or a mapping with provider and default" },
+  {
+    path: 'fallback_model',
+    kind: 'value',
+    text: "'', \"<provider>/<model>\", or a mapping with provider and model",
+  },
+  { path: 'model.aliases.*', kind: 'value', text: '"<provider>/<model>"' },
+  {
+    path: 'platforms.webhook.extra.routes.*',
+    kind: 'key',
+    text: 'route names made of letters, digits, _ and -',
+  },
+];

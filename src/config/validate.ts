@@ -1,0 +1,152 @@
+// Turning whatever config.yaml holds into a complete, typed config. A broken key never stops the
+// program: it is reported as `path: message (allowed: …)` and replaced by its default, so a bad
+// edit (or a newer binary's config) degrades one setting instead of the whole service.
+import { configSchema, type Config, ALLOWED_TEXT } from './schema.js';
+import { describeSchema, findUnknownKeys, schemaAt } from './schema-walk.js';
+import { isSecretKeyName } from './secrets-policy.js';
+
+export type ConfigPath = ReadonlyArray<string | number>;
+
+export type ConfigProblem = {
+  readonly path: string;
+  readonly message: string;
+  readonly allowed: string;
+  /** `default`: the key reads as its default; `dropped`: a list entry or map key is ignored. */
+  readonly action: 'default' | 'dropped';
+};
+
+export type ValidatedConfig = {
+  readonly config: Readonly<Config>;
+  readonly problems: readonly ConfigProblem[];
+  readonly unknownKeys: readonly string[];
+};
+
+export const KEY_ENV_ALIASES = ['api_key_env', 'keyEnv', 'apiKeyEnv'] as const;
+
+export function formatPath(path: ConfigPath): string {
+  return path.length === 0 ? '(top level)' : path.join('.');
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  return `${p.path}: ${p.message} (allowed: ${p.allowed})`;
+}
+
+type Json = Record<string, unknown>;
+
+function isMap(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `key_env` has three older spellings; all read as `key_env`, which wins when both are set. */
+function normalizeKeyEnv(entry: unknown): void {
+  if (!isMap(entry)) return;
+  for (const alias of KEY_ENV_ALIASES) {
+    if (alias in entry) {
+      if (entry.key_env === undefined) entry.key_env = entry[alias];
+      delete entry[alias];
+    }
+  }
+}
+
+function normalize(data: Json): void {
+  normalizeKeyEnv(data.model);
+  normalizeKeyEnv(data.fallback_model);
+  const lists = [data.fallback_providers];
+  if (isMap(data.auxiliary)) {
+    for (const task of Object.values(data.auxiliary)) {
+      normalizeKeyEnv(task);
+      if (isMap(task)) lists.push(task.fallback_chain);
+    }
+  }
+  for (const list of lists) if (Array.isArray(list)) list.forEach(normalizeKeyEnv);
+}
+
+function valueAt(data: unknown, path: ConfigPath): unknown {
+  let current = data;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+function removeAt(data: Json, path: ConfigPath): void {
+  const parent = valueAt(data, path.slice(0, -1));
+  const last = path[path.length - 1];
+  if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
+  else if (isMap(parent) && last !== undefined) delete parent[String(last)];
+}
+
+function describeValue(value: unknown, secret: boolean): string {
+  if (value === undefined) return 'missing';
+  if (secret) return 'value (hidden) is not valid';
+  if (Array.isArray(value)) return 'a list is not valid';
+  if (isMap(value)) return 'a mapping is not valid';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return `${text.length > 60 ? `${text.slice(0, 57)}…` : text} is not valid`;
+}
+
+function matchesPattern(pattern: string, path: readonly string[]): boolean {
+  const parts = pattern.split('.');
+  return parts.length === path.length && parts.every((p, i) => p === '*' || p === path[i]);
+}
+
+function allowedFor(path: ConfigPath, keyProblem: boolean): string {
+  const dotted = path.map(String);
+  const kind = keyProblem ? 'key' : 'value';
+  const hit = ALLOWED_TEXT.find((a) => a.kind === kind && matchesPattern(a.path, dotted));
+  if (hit) return hit.text;
+  const schema = schemaAt(configSchema, path);
+  return schema ? describeSchema(schema) : 'any value';
+}
+
+function isArrayIndex(path: ConfigPath): boolean {
+  return typeof path[path.length - 1] === 'number';
+}
+
+/** Validates and fills defaults. Pure: `raw` is not modified. */
+export function validateConfig(raw: unknown): ValidatedConfig {
+  const problems: ConfigProblem[] = [];
+  let data: Json;
+  if (raw === null || raw === undefined) data = {};
+  else if (isMap(raw)) data = structuredClone(raw);
+  else {
+    problems.push({
+      path: formatPath([]),
+      message: `${Array.isArray(raw) ? 'a list' : JSON.stringify(raw)} is not valid`,
+      allowed: 'a mapping of settings',
+      action: 'default',
+    });
+    data = {};
+  }
+  normalize(data);
+  const unknownKeys = findUnknownKeys(configSchema, data).map(formatPath);
+
+  // Each pass removes the first offending value and parses again; bounded, since every pass
+  // deletes something from a finite document.
+  for (let pass = 0; pass < 1000; pass++) {
+    const result = configSchema.safeParse(data);
+    if (result.success) return { config: result.data, problems, unknownKeys };
+    const issue = result.error.issues[0];
+    if (!issue) break;
+    const keyProblem = issue.code === 'invalid_key';
+    const value = valueAt(data, issue.path);
+    // A missing required field (say a fallback entry without `model`) invalidates its entry.
+    const target =
+      value === undefined && issue.path.length > 1 ? issue.path.slice(0, -1) : issue.path;
+    const leaf = String(issue.path[issue.path.length - 1] ?? '');
+    problems.push({
+      path: formatPath(issue.path as ConfigPath),
+      message: keyProblem
+        ? 'is not a valid name'
+        : describeValue(value, isSecretKeyName(leaf) && typeof value !== 'object'),
+      allowed: allowedFor(issue.path as ConfigPath, keyProblem),
+      action: keyProblem || isArrayIndex(target as ConfigPath) || target !== issue.path
+        ? 'dropped'
+        : 'default',
+    });
+    removeAt(data, target as ConfigPath);
+  }
+  // Unreachable in practice; never fail a read over it.
+  return { config: configSchema.parse({}), problems, unknownKeys };
+}

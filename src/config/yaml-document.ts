@@ -1,0 +1,100 @@
+// config.yaml as a YAML Document, so that edits keep the user's comments, key order, quoting
+// and unknown keys. Every write goes through `setScalarIn`; nothing here touches the disk.
+import { Document, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { fail, type Result } from './result.js';
+
+export type ConfigDocument = Document.Parsed | Document;
+
+export type Scalar = string | number | boolean;
+
+export const STARTER_CONFIG = `# Iris configuration. Every key and its default: docs/configuration.md
+# \`iris config set <dotted.key> <value>\` edits this file and keeps your comments.
+model: ''
+`;
+
+/** Stringify options: no line folding, so long prompts keep the shape the user gave them. */
+const TO_STRING = { lineWidth: 0 } as const;
+
+export function parseConfigText(text: string, fileName: string): Result<{ doc: ConfigDocument }> {
+  const doc = parseDocument(text, { prettyErrors: true });
+  const error = doc.errors[0];
+  if (error) {
+    const where = error.linePos?.[0];
+    const firstLine = error.message.split('\n')[0] ?? error.message;
+    const reason = firstLine.replace(/ at line \d+, column \d+:?$/, '');
+    const position = where ? `line ${where.line}, column ${where.col}` : 'unknown position';
+    return fail('parse_error', `${fileName}: invalid YAML at ${position}: ${reason}`);
+  }
+  return { ok: true, doc };
+}
+
+export function serializeDocument(doc: ConfigDocument): string {
+  return doc.toString(TO_STRING);
+}
+
+function isCollection(node: unknown): boolean {
+  return isMap(node) || isSeq(node);
+}
+
+/**
+ * Sets one scalar at `path`. A scalar standing where a mapping is needed (for example
+ * `model: ''` when setting `model.provider`) becomes a mapping; a mapping or list at the target
+ * itself is refused, since replacing it with a scalar would silently drop the user's settings.
+ */
+export function setScalarIn(
+  doc: ConfigDocument,
+  path: readonly string[],
+  value: Scalar,
+): Result<{ previous: unknown }> {
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    doc.contents = doc.createNode({}) as Node as typeof doc.contents;
+  }
+  if (!isMap(doc.contents)) {
+    return fail('not_a_mapping', 'the top level of config.yaml is not a mapping; fix the file first');
+  }
+  let node: unknown = doc.contents;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i] as string;
+    const here = path.slice(0, i + 1).join('.');
+    const last = i === path.length - 1;
+    if (isSeq(node)) {
+      const index = /^\d+$/.test(segment) ? Number(segment) : -1;
+      if (index < 0 || index >= node.items.length) {
+        return fail('invalid_key', `${here}: no list item ${segment} (the list has ${node.items.length})`);
+      }
+      const child = node.items[index];
+      if (last) {
+        if (isCollection(child)) return notScalar(here);
+        const previous = isScalar(child) ? child.value : child;
+        if (isScalar(child)) child.value = value;
+        else node.items[index] = doc.createNode(value);
+        return { ok: true, previous };
+      }
+      if (!isCollection(child)) node.items[index] = doc.createNode({});
+      node = node.items[index];
+      continue;
+    }
+    if (!isMap(node)) return fail('not_a_mapping', `${here}: the parent is not a mapping`);
+    const child = node.get(segment, true);
+    if (last) {
+      if (isCollection(child)) return notScalar(here);
+      const previous = isScalar(child) ? child.value : undefined;
+      if (isScalar(child)) child.value = value; // keeps the node's comment
+      else node.set(segment, value);
+      return { ok: true, previous };
+    }
+    if (!isCollection(child)) node.set(segment, doc.createNode({}));
+    node = node.get(segment, true);
+  }
+  return fail('invalid_key', 'an empty key names nothing');
+}
+
+function notScalar(path: string): { ok: false; error: { code: 'not_scalar'; message: string } } {
+  return {
+    ok: false,
+    error: {
+      code: 'not_scalar',
+      message: `${path} holds a mapping or a list; config set takes scalars (set one of its keys, or edit config.yaml)`,
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Keeping secrets out of log lines: values under secret-named keys, sensitive HTTP headers, and
+// credential-shaped substrings of free text (a Bearer token inside an error message, say).
+import { isSecretKeyName } from '../config/secrets-policy.js';
+
+export const REDACTED = '[redacted]';
+
+const SENSITIVE_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'api-key',
+  'x-api-key',
+  'x-hub-signature',
+  'x-hub-signature-256',
+  'x-alt-forge-token',
+  'x-gitlab-token',
+  'x-service-session-token',
+]);
+
+const TEXT_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
+  [/\bsk-[A-Za-z0-9_-]{8,}/g, `sk-${REDACTED}`],
+  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g, REDACTED], // JWTs
+  [/([?&](?:api[-_]?key|key|token|sig|code)=)[^&\s]+/gi, `$1${REDACTED}`],
+];
+
+export function redactText(text: string): string {
+  return TEXT_PATTERNS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
+
+function isSensitiveHeader(name: string): boolean {
+  return SENSITIVE_HEADERS.has(name.toLowerCase()) || isSecretKeyName(name);
+}
+
+/** A copy of `value` that is safe to log. Depth-bounded, and safe on cycles. */
+export function redactValue(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8 || seen.has(value)) return '[…]';
+  seen.add(value);
+  if (value instanceof Error) {
+    return { type: value.name, message: redactText(value.message) };
+  }
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1, seen));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (isSecretKeyName(key) && item !== '' && item !== null && item !== undefined) out[key] = REDACTED;
+    else if (key.toLowerCase() === 'headers' && item !== null && typeof item === 'object') {
+      out[key] = Object.fromEntries(
+        Object.entries(item).map(([h, v]) => [h, isSensitiveHeader(h) ? REDACTED : redactValue(v, depth + 2, seen)]),
+      );
+    } else out[key] = redactValue(item, depth + 1, seen);
+  }
+  return out;
+}
