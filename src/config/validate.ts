@@ -130,22 +130,21 @@ export function validateConfig(raw: unknown): ValidatedConfig {
     const issue = result.error.issues[0];
     if (!issue) break;
     const keyProblem = issue.code === 'invalid_key';
-    const value = valueAt(data, issue.path);
+    const path: ConfigPath = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+    const value = valueAt(data, path);
     // A missing required field (say a fallback entry without `model`) invalidates its entry.
-    const target =
-      value === undefined && issue.path.length > 1 ? issue.path.slice(0, -1) : issue.path;
-    const leaf = String(issue.path[issue.path.length - 1] ?? '');
+    const entryDropped = value === undefined && path.length > 1;
+    const target = entryDropped ? path.slice(0, -1) : path;
+    const leaf = String(path[path.length - 1] ?? '');
     problems.push({
-      path: formatPath(issue.path as ConfigPath),
+      path: formatPath(path),
       message: keyProblem
         ? 'is not a valid name'
         : describeValue(value, isSecretKeyName(leaf) && typeof value !== 'object'),
-      allowed: allowedFor(issue.path as ConfigPath, keyProblem),
-      action: keyProblem || isArrayIndex(target as ConfigPath) || target !== issue.path
-        ? 'dropped'
-        : 'default',
+      allowed: allowedFor(path, keyProblem),
+      action: keyProblem || entryDropped || isArrayIndex(target) ? 'dropped' : 'default',
     });
-    removeAt(data, target as ConfigPath);
+    removeAt(data, target);
   }
   // Unreachable in practice; never fail a read over it.
   return { config: configSchema.parse({}), problems, unknownKeys };

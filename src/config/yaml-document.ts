@@ -1,6 +1,6 @@
 // config.yaml as a YAML Document, so that edits keep the user's comments, key order, quoting
 // and unknown keys. Every write goes through `setScalarIn`; nothing here touches the disk.
-import { Document, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { fail, type Result } from './result.js';
 
 export type ConfigDocument = Document.Parsed | Document;

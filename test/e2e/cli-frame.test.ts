@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
+
+let dir: string;
+let home: string;
+beforeEach(async () => {
+  dir = await makeTempDir();
+  home = join(dir, 'home');
+});
+afterEach(() => removeDir(dir));
+
+const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+
+describe('iris CLI frame', () => {
+  it('prints the package version for --version, -V and version', async () => {
+    for (const args of [['--version'], ['-V'], ['version']]) {
+      expect(await runIris(args, { home })).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    }
+    const json = await runIris(['version', '--json'], { home });
+    expect(JSON.parse(json.stdout)).toEqual({ version: pkg.version, node: process.versions.node });
+  });
+
+  it('prints help for --help, no arguments, and each command', async () => {
+    const help = await runIris(['--help'], { home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: iris [options] [command]');
+    expect(help.stdout).toContain('config');
+    expect((await runIris([], { home })).stdout).toBe(help.stdout);
+    const setHelp = await runIris(['config', 'set', '--help'], { home });
+    expect(setHelp.code).toBe(0);
+    expect(setHelp.stdout).toContain('Usage: iris config set [options] <key> <value>');
+  });
+
+  it.each([
+    [['frobnicate'], "iris: error: unknown command 'frobnicate' (see iris --help)\n"],
+    [['config', 'show', '--bogus'], "iris: error: unknown option '--bogus' (see iris --help)\n"],
+    [['config', 'get'], "iris: error: missing required argument 'key' (see iris --help)\n"],
+    [['config', 'set', 'a', 'b', 'c'], 'iris: error: too many arguments for \'set\'. Expected 2 arguments but got 3. (see iris --help)\n'],
+  ])('rejects %j with one line on stderr and exit code 2', async (args, stderr) => {
+    expect(await runIris(args, { home })).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('exits 2 for a group called without a subcommand', async () => {
+    const result = await runIris(['config'], { home });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: iris config');
+  });
+
+  it('does not create the home for --version or --help', async () => {
+    await runIris(['--version'], { home });
+    await runIris(['--help'], { home });
+    await expect(readFile(join(home, 'config.yaml'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(import('node:fs/promises').then((fs) => fs.stat(home))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('lazy loading', () => {
+  async function tracedImports(args: string[]): Promise<string[]> {
+    const trace = join(dir, `trace-${args.join('-')}.txt`);
+    const result = await runIris(args, {
+      home,
+      env: { IRIS_TRACE_FILE: trace },
+      nodeArgs: ['--import', join(REPO_ROOT, 'test/helpers/trace-imports.mjs')],
+    });
+    expect(result.code).toBe(0);
+    return (await readFile(trace, 'utf8')).trim().split('\n');
+  }
+
+  const HEAVY = [/^node:(http|https|http2|net|tls|worker_threads)$/, /pino/, /dashboard|gateway|providers\/wire|webhook/];
+
+  it.each([[['--version']], [['config', 'show']], [['config', 'get', 'model']]])(
+    '%j imports no server, dashboard, logger or model client',
+    async (args) => {
+      const modules = await tracedImports(args);
+      expect(modules.length).toBeGreaterThan(0);
+      expect(modules.filter((url) => HEAVY.some((re) => re.test(url)))).toEqual([]);
+    },
+  );
+
+  it('--version does not even load the CLI bundle', async () => {
+    const modules = await tracedImports(['--version']);
+    expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+  });
+});
