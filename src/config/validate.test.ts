@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUX_TASKS } from '../routing/slots.js';
+import { AUX_TASK_IDS, AUX_TASKS } from '../routing/slots.js';
 import { formatProblem, validateConfig } from './validate.js';
 
 describe('validateConfig defaults', () => {
@@ -51,7 +51,7 @@ describe('validateConfig defaults', () => {
       fallback_chain: [],
     });
     const timeouts = Object.fromEntries(
-      Object.entries(config.auxiliary).map(([id, task]) => [id, task.timeout]),
+      AUX_TASK_IDS.map((id) => [id, config.auxiliary[id].timeout]),
     );
     expect(timeouts).toEqual({
       vision: 120,
