@@ -54,6 +54,9 @@ export function resolveModelRef(
   // Aggregator model ids contain a slash too (`anthropic/claude-…`); only a known provider id
   // before the slash makes it a provider reference.
   const literal = splitProviderModel(name);
-  if (literal && isProviderId(literal.provider)) return { ...literal, source: 'provider/model' };
+  const provider = literal?.provider.toLowerCase();
+  if (literal && provider && isProviderId(provider)) {
+    return { provider, model: literal.model, source: 'provider/model' };
+  }
   return { model: name, source: 'model' };
 }

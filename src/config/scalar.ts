@@ -20,10 +20,9 @@ const DECIMAL = /^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$/;
 export function coerceScalar(raw: string): Scalar {
   const word = BOOLEAN_WORDS[raw.toLowerCase()];
   if (word !== undefined) return word;
-  if ((INTEGER.test(raw) && Number.isSafeInteger(Number(raw))) || DECIMAL.test(raw)) {
-    const n = Number(raw);
-    if (Number.isFinite(n)) return n;
-  }
+  // An integer past 2^53 would silently change value as a number: keep it a string.
+  if (INTEGER.test(raw)) return Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
+  if (DECIMAL.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
   return raw;
 }
 

@@ -44,7 +44,10 @@ function objectOption(schema: AnySchema): AnySchema | undefined {
 export function childSchema(schema: AnySchema, segment: string | number): AnySchema | undefined {
   const inner = unwrap(schema);
   const def = defOf(inner);
-  if (def.type === 'array' && typeof segment === 'number') return def.element;
+  // Dotted keys from the CLI carry list indexes as strings ("fallback_chain.0.model").
+  if (def.type === 'array') {
+    return typeof segment === 'number' || /^\d+$/.test(segment) ? def.element : undefined;
+  }
   if (def.type === 'record') return def.valueType;
   const obj = objectOption(inner);
   return obj ? defOf(obj).shape?.[String(segment)] : undefined;

@@ -49,13 +49,18 @@ describe('isSecretKeyName', () => {
     expect(isSecretKeyName(name)).toBe(false);
   });
 
-  // Recorded as they behave today; see the report on whether these should change.
+  // The policy errs towards masking: header-style names and *_key secrets count; a singular
+  // `max_token` or a `pageToken` is masked too, which costs nothing.
   it.each([
-    ['api-key', false],
-    ['x-api-key', false],
-    ['secrets', false],
-    ['authorization', false],
-    ['signing_key', false],
+    ['api-key', true],
+    ['x-api-key', true],
+    ['secrets', true],
+    ['authorization', true],
+    ['cookie', true],
+    ['signing_key', true],
+    ['MY_SECRET_KEY', true],
+    ['ssh_key', true],
+    ['cache_key', false],
     ['max_token', true],
     ['pageToken', true],
   ])('edge case %s → %j', (name, expected) => {
@@ -75,10 +80,11 @@ describe('maskSecret', () => {
   it('hides short values entirely', () => {
     expect(maskSecret('abc')).toBe('****');
     expect(maskSecret('12345678901')).toBe('****');
+    expect(maskSecret('123456789012345')).toBe('****');
   });
 
   it('shows the first three and last four characters of long values', () => {
-    expect(maskSecret('123456789012')).toBe('123…9012');
+    expect(maskSecret('1234567890123456')).toBe('123…3456');
     expect(maskSecret(LONG)).toBe('sk-…mnop');
   });
 });

@@ -1,8 +1,11 @@
 // Which names hold secrets, and how a secret is shown. One policy for config show, config get,
 // problems, logs and (later) API responses.
 
-const SECRET_KEY = /(^|[_.-])(api_?key|secret|token|password|passwd|credentials?|private_?key)$/i;
-const SECRET_CAMEL = /(apiKey|Secret|Token|Password)$/;
+// Errs towards masking: a non-secret shown as `****` costs little, a leaked key costs a lot.
+// `key_env` and `*_tokens` (counts) stay visible: they end in neither pattern.
+const SECRET_KEY =
+  /(^|[_.-])(api[-_]?key|secrets?|token|password|passwd|credentials?|authorization|cookie|(private|signing|encryption|secret|ssh|access)[-_]?key)$/i;
+const SECRET_CAMEL = /(apiKey|Secret|Token|Password|PrivateKey)$/;
 
 export function isSecretKeyName(name: string): boolean {
   return SECRET_KEY.test(name) || SECRET_CAMEL.test(name);
@@ -11,10 +14,13 @@ export function isSecretKeyName(name: string): boolean {
 /** Not a secret: the documented switch that turns webhook signature checks off. */
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
 
-/** `sk-…abcd` for long values; short ones are fully hidden, since a few characters say too much. */
+/**
+ * `sk-…abcd` for long values, enough to tell two keys apart; values under 16 characters are
+ * fully hidden, since seven characters of a short secret say too much.
+ */
 export function maskSecret(value: string): string {
   if (value === '' || value === INSECURE_NO_AUTH) return value;
-  if (value.length < 12) return '****';
+  if (value.length < 16) return '****';
   return `${value.slice(0, 3)}…${value.slice(-4)}`;
 }
 

@@ -144,3 +144,19 @@ describe('redactValue', () => {
     expect(input).toEqual(before);
   });
 });
+
+describe('redaction follow-ups', () => {
+  it('hides OAuth-style query parameters and keeps the fragment', () => {
+    expect(redactText('https://x/cb?access_token=abc123&state=s#frag')).toBe(
+      'https://x/cb?access_token=[redacted]&state=s#frag',
+    );
+    expect(redactText('/token?client_secret=zzz&refresh_token=yyy')).toBe(
+      '/token?client_secret=[redacted]&refresh_token=[redacted]',
+    );
+  });
+
+  it('logs an object that appears twice (not a cycle) both times', () => {
+    const shared = { model: 'm' };
+    expect(redactValue({ a: shared, b: shared })).toEqual({ a: { model: 'm' }, b: { model: 'm' } });
+  });
+});

@@ -22,7 +22,10 @@ const TEXT_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
   [/\bsk-[A-Za-z0-9_-]{8,}/g, `sk-${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g, REDACTED], // JWTs
-  [/([?&](?:api[-_]?key|key|token|sig|code)=)[^&\s]+/gi, `$1${REDACTED}`],
+  [
+    /([?&](?:api[-_]?key|key|token|access_token|refresh_token|id_token|client_secret|password|secret|sig|code)=)[^&#\s]+/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 export function redactText(text: string): string {
@@ -34,11 +37,20 @@ function isSensitiveHeader(name: string): boolean {
 }
 
 /** A copy of `value` that is safe to log. Depth-bounded, and safe on cycles. */
-export function redactValue(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+export function redactValue(value: unknown, depth = 0, ancestors = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
-  if (depth > 8 || seen.has(value)) return '[…]';
-  seen.add(value);
+  if (depth > 8 || ancestors.has(value)) return '[…]';
+  // Only the current path counts as a cycle: the same object twice side by side is logged twice.
+  ancestors.add(value);
+  try {
+    return redactObject(value, depth, ancestors);
+  } finally {
+    ancestors.delete(value);
+  }
+}
+
+function redactObject(value: object, depth: number, seen: WeakSet<object>): unknown {
   if (value instanceof Error) {
     return { type: value.name, message: redactText(value.message) };
   }
