@@ -1,0 +1,111 @@
+// The one model interface every wire client implements: a provider-neutral request in, an async
+// stream of events out. Failures arrive as a final `error` event (a value), never as a throw, so
+// the routing layer can classify them without try/catch around every call.
+
+export type ApiMode = 'chat_completions' | 'codex_responses' | 'anthropic_messages';
+
+export type ContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  /** Base64 image bytes. */
+  | { readonly type: 'image'; readonly mediaType: string; readonly data: string }
+  | { readonly type: 'image_url'; readonly url: string };
+
+export type ToolCall = {
+  readonly id: string;
+  readonly name: string;
+  /** Parsed JSON arguments; an empty input is `{}`. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+};
+
+export type Message =
+  | { readonly role: 'user'; readonly content: string | readonly ContentPart[] }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls?: readonly ToolCall[];
+    }
+  | {
+      readonly role: 'tool';
+      readonly toolCallId: string;
+      readonly name: string;
+      readonly content: string;
+      readonly isError?: boolean;
+    };
+
+export type ToolDefinition = {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments object. */
+  readonly parameters: Readonly<Record<string, unknown>>;
+};
+
+export type ModelRequest = {
+  readonly model: string;
+  readonly system?: string;
+  readonly messages: readonly Message[];
+  readonly tools?: readonly ToolDefinition[];
+  readonly maxOutputTokens?: number;
+  /** Merged last into the wire body (config `extra_body`). */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+  readonly signal?: AbortSignal;
+};
+
+export type Usage = {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedInputTokens: number;
+};
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
+
+export type ModelErrorCode =
+  | 'bad_request'
+  | 'unsupported_operation'
+  | 'context_overflow'
+  | 'content_filter'
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'quota'
+  | 'overloaded'
+  | 'server'
+  | 'timeout'
+  | 'network'
+  | 'cancelled'
+  | 'malformed_stream'
+  | 'truncated_stream';
+
+export type ModelError = {
+  readonly code: ModelErrorCode;
+  readonly message: string;
+  readonly status?: number;
+  /** From a `retry-after` / `retry-after-ms` header. */
+  readonly retryAfterMs?: number;
+  /** The provider's own error code (`DeploymentNotFound`, `OperationNotSupported`…). */
+  readonly providerCode?: string;
+  /** A troubleshooting hint from the spec's error table, when one applies. */
+  readonly hint?: string;
+  /** True once any text or tool call has been emitted: such a failure must not fall back. */
+  readonly afterOutput: boolean;
+};
+
+export type StreamEvent =
+  | { readonly type: 'text_delta'; readonly text: string }
+  | { readonly type: 'tool_call'; readonly call: ToolCall }
+  | { readonly type: 'usage'; readonly usage: Usage }
+  | { readonly type: 'finish'; readonly reason: FinishReason }
+  | { readonly type: 'error'; readonly error: ModelError };
+
+export type Timeouts = {
+  readonly connectMs: number;
+  readonly firstByteMs: number;
+  /** Longest silence allowed between two stream chunks. */
+  readonly idleMs: number;
+};
+
+export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
+  connectMs: 10_000,
+  firstByteMs: 120_000,
+  idleMs: 60_000,
+});
