@@ -15,6 +15,8 @@ export type ToolCall = {
   readonly name: string;
   /** Parsed JSON arguments; an empty input is `{}`. */
   readonly arguments: Readonly<Record<string, unknown>>;
+  /** The raw text when the model sent arguments that are not a JSON object (`arguments` is `{}`). */
+  readonly invalidArguments?: string;
 };
 
 export type Message =
@@ -51,6 +53,7 @@ export type ModelRequest = {
 };
 
 export type Usage = {
+  /** All input tokens, cached ones included. */
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly cachedInputTokens: number;
@@ -59,6 +62,8 @@ export type Usage = {
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
 
 export type ModelErrorCode =
+  /** No endpoint URL or no credential for this route: nothing was sent. */
+  | 'not_configured'
   | 'bad_request'
   | 'unsupported_operation'
   | 'context_overflow'

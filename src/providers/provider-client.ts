@@ -1,0 +1,147 @@
+// One model call to one provider route: plan the endpoint, attach the credential (an API key, or
+// a fresh identity token per request), stream, and apply the two run-time recoveries the spec
+// asks for: a chat-completions deployment that answers OperationNotSupported is retried once on
+// the Responses API (and remembered for the process), and an identity token rejected with 401 is
+// refreshed once. Routing and fallback between routes live in src/routing/.
+import type { Dispatcher } from 'undici';
+import type { Env } from '../config/home.js';
+import { withHint } from './cloud/hints.js';
+import { planEndpoint, authHeaders, type EndpointPlan } from './endpoint.js';
+import type { IdentityTokenProvider } from './identity/types.js';
+import type { ProviderRoute } from './route.js';
+import { streamModel } from './wire/model-client.js';
+import { dispatcherFor, resolveProxySettings } from './wire/network.js';
+import { DEFAULT_TIMEOUTS, type ApiMode, type ModelError, type ModelRequest, type StreamEvent, type Timeouts } from './wire/types.js';
+
+export type ApiModeMemory = {
+  get(baseUrl: string, model: string): ApiMode | undefined;
+  remember(baseUrl: string, model: string, mode: ApiMode): void;
+};
+
+/** Process-wide memory of deployments that turned out to be Responses-only. Bounded. */
+export function createApiModeMemory(limit = 500): ApiModeMemory {
+  const modes = new Map<string, ApiMode>();
+  const key = (baseUrl: string, model: string) => `${baseUrl}\u0000${model}`;
+  return {
+    get: (baseUrl, model) => modes.get(key(baseUrl, model)),
+    remember(baseUrl, model, mode) {
+      if (modes.size >= limit) modes.delete(modes.keys().next().value as string);
+      modes.set(key(baseUrl, model), mode);
+    },
+  };
+}
+
+export type RefreshableTokenProvider = IdentityTokenProvider & {
+  /** Drops the cached token, so the next getToken fetches a new one. */
+  invalidate?(): void;
+};
+
+export type ProviderClientDeps = {
+  readonly env: Env;
+  readonly apiModeMemory: ApiModeMemory;
+  readonly timeouts?: Timeouts;
+  /** The identity token source for a route in identity mode (one per scope and client id). */
+  readonly identityFor?: (route: ProviderRoute) => RefreshableTokenProvider;
+  /** Tests and benchmarks may pass their own; by default one shared dispatcher honours proxies. */
+  readonly dispatcher?: Dispatcher;
+};
+
+function errorEvent(error: ModelError): StreamEvent {
+  return { type: 'error', error };
+}
+
+async function credentialHeaders(
+  plan: EndpointPlan,
+  route: ProviderRoute,
+  deps: ProviderClientDeps,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; headers: Record<string, string> } | { ok: false; error: ModelError }> {
+  const credential = plan.credential;
+  if (credential.kind === 'api_key') return { ok: true, headers: authHeaders(plan, credential.value) };
+  if (credential.kind === 'none') {
+    if (route.provider === 'custom') return { ok: true, headers: {} }; // local servers often need none
+    return {
+      ok: false,
+      error: {
+        code: 'not_configured',
+        message: `${route.provider}: no API key${credential.missing ? ` (set ${credential.missing})` : ''}`,
+        afterOutput: false,
+      },
+    };
+  }
+  const source = deps.identityFor?.(route);
+  if (!source) {
+    return { ok: false, error: { code: 'not_configured', message: `${route.provider}: identity tokens are not available here`, afterOutput: false } };
+  }
+  const token = await source.getToken(signal);
+  if (!token.ok) {
+    const code = token.error.code === 'cancelled' ? 'cancelled' : token.error.code === 'timeout' ? 'timeout' : 'auth';
+    return { ok: false, error: { code, message: `${route.provider}: no identity token: ${token.error.message}`, afterOutput: false } };
+  }
+  return { ok: true, headers: authHeaders(plan, token.token) };
+}
+
+export async function* streamFromProvider(
+  route: ProviderRoute,
+  request: ModelRequest,
+  deps: ProviderClientDeps,
+): AsyncGenerator<StreamEvent> {
+  const timeouts = deps.timeouts ?? DEFAULT_TIMEOUTS;
+  const dispatcher = deps.dispatcher ?? dispatcherFor(resolveProxySettings(deps.env), timeouts.connectMs);
+  let switchedApiMode = false;
+  let refreshedToken = false;
+
+  for (;;) {
+    const baseKey = route.baseUrl ?? '';
+    const remembered = deps.apiModeMemory.get(baseKey, route.model);
+    const plan = planEndpoint(route, deps.env, remembered ? { rememberedApiMode: remembered } : {});
+    if (!plan.ok) {
+      yield errorEvent({ code: 'not_configured', message: plan.error.message, afterOutput: false });
+      return;
+    }
+    const auth = await credentialHeaders(plan, route, deps, request.signal);
+    if (!auth.ok) {
+      yield errorEvent(withHint(auth.error, plan));
+      return;
+    }
+    const events = streamModel(request, {
+      apiMode: plan.apiMode,
+      maxTokensField: plan.maxTokensField,
+      url: plan.callUrl,
+      headers: { ...plan.headers, ...auth.headers },
+      timeouts,
+      dispatcher,
+      label: `${plan.provider} (${plan.apiMode})`,
+    });
+    let retry = false;
+    for await (const event of events) {
+      if (event.type !== 'error') {
+        yield event;
+        continue;
+      }
+      const error = event.error;
+      if (
+        !switchedApiMode &&
+        !error.afterOutput &&
+        error.code === 'unsupported_operation' &&
+        plan.provider === 'cloud-hosted' &&
+        plan.apiMode === 'chat_completions'
+      ) {
+        deps.apiModeMemory.remember(baseKey, route.model, 'codex_responses');
+        switchedApiMode = true;
+        retry = true;
+        break;
+      }
+      const source = plan.credential.kind === 'identity_token' ? deps.identityFor?.(route) : undefined;
+      if (!refreshedToken && !error.afterOutput && error.code === 'auth' && source?.invalidate) {
+        source.invalidate();
+        refreshedToken = true;
+        retry = true;
+        break;
+      }
+      yield errorEvent(withHint(error, plan));
+      return;
+    }
+    if (!retry) return;
+  }
+}

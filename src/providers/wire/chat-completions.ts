@@ -1,0 +1,149 @@
+// OpenAI-style chat completions: `POST {base}/chat/completions`, tools as `function` tools, tool
+// results as `role: tool` messages, streamed `delta.tool_calls` assembled by index, usage via
+// `stream_options.include_usage`.
+import type { EventSourceMessage } from 'eventsource-parser';
+import { parseErrorBody, streamError } from './errors.js';
+import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
+import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent, Usage } from './types.js';
+
+export type ChatBodyOptions = {
+  /** gpt-4o, gpt-4.1, o-series and gpt-5.x want `max_completion_tokens`. */
+  readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+};
+
+function contentPart(part: ContentPart): Record<string, unknown> {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } };
+    case 'image_url':
+      return { type: 'image_url', image_url: { url: part.url } };
+  }
+}
+
+function chatMessage(message: Message): Record<string, unknown> {
+  switch (message.role) {
+    case 'user':
+      return {
+        role: 'user',
+        content: typeof message.content === 'string' ? message.content : message.content.map(contentPart),
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content === '' && message.toolCalls?.length ? null : message.content,
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.invalidArguments ?? JSON.stringify(call.arguments) },
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+export function buildChatRequest(request: ModelRequest, options: ChatBodyOptions): Record<string, unknown> {
+  return {
+    model: request.model,
+    messages: [
+      ...(request.system ? [{ role: 'system', content: request.system }] : []),
+      ...request.messages.map(chatMessage),
+    ],
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(request.tools?.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
+      : {}),
+    ...(request.maxOutputTokens !== undefined ? { [options.maxTokensField]: request.maxOutputTokens } : {}),
+    ...request.extraBody,
+  };
+}
+
+const FINISH: Readonly<Record<string, FinishReason>> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+};
+
+type PendingCall = { id: string; name: string; args: string };
+
+export function createChatDecoder(label: string): StreamDecoder {
+  const calls = new Map<number, PendingCall>();
+  let callsEmitted = false;
+  let finish: FinishReason | undefined;
+  let usage: Usage | undefined;
+  let done = false;
+
+  const emitCalls = (): StreamEvent[] => {
+    if (callsEmitted) return [];
+    callsEmitted = true;
+    return [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => ({ type: 'tool_call', call: toolCall(c.id || `call_${index}`, c.name, c.args) }));
+  };
+
+  const close = (): StreamEvent[] => [
+    ...emitCalls(),
+    ...(usage ? [{ type: 'usage' as const, usage }] : []),
+    { type: 'finish', reason: finish ?? (calls.size > 0 ? 'tool_calls' : 'stop') },
+  ];
+
+  return {
+    onMessage(message: EventSourceMessage): StreamEvent[] {
+      if (done) return [];
+      if (message.data.trim() === '[DONE]') {
+        done = true;
+        return close();
+      }
+      const parsed = parseJsonData(message.data);
+      if (!parsed.ok) return [malformed(label, 'a data line is not a JSON object')];
+      const chunk = parsed.value;
+      if (chunk.error !== undefined) return [{ type: 'error', error: streamError(parseErrorBody(message.data), label, false) }];
+      const events: StreamEvent[] = [];
+      const u = chunk.usage as Record<string, unknown> | null | undefined;
+      if (u && typeof u === 'object') {
+        usage = {
+          inputTokens: Number(u.prompt_tokens ?? 0),
+          outputTokens: Number(u.completion_tokens ?? 0),
+          cachedInputTokens: Number((u.prompt_tokens_details as Record<string, unknown> | undefined)?.cached_tokens ?? 0),
+        };
+      }
+      const choice = (chunk.choices as Array<Record<string, unknown>> | undefined)?.[0];
+      if (!choice) return events;
+      const delta = (choice.delta ?? {}) as Record<string, unknown>;
+      if (typeof delta.content === 'string' && delta.content !== '') {
+        events.push({ type: 'text_delta', text: delta.content });
+      }
+      for (const raw of (delta.tool_calls as Array<Record<string, unknown>> | undefined) ?? []) {
+        const index = Number(raw.index ?? 0);
+        const fn = (raw.function ?? {}) as Record<string, unknown>;
+        const pending = calls.get(index) ?? { id: '', name: '', args: '' };
+        if (typeof raw.id === 'string' && raw.id) pending.id = raw.id;
+        if (typeof fn.name === 'string' && fn.name) pending.name = fn.name;
+        if (typeof fn.arguments === 'string') pending.args += fn.arguments;
+        calls.set(index, pending);
+      }
+      if (typeof choice.finish_reason === 'string') {
+        finish = FINISH[choice.finish_reason] ?? 'other';
+        events.push(...emitCalls());
+      }
+      return events;
+    },
+    onEnd(): StreamEvent[] {
+      return done ? [] : [truncated(label)];
+    },
+  };
+}

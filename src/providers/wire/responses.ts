@@ -1,0 +1,172 @@
+// The Responses API (`codex_responses`): `POST {base}/responses` with `instructions` + `input`
+// items, `function_call` / `function_call_output` items and `max_output_tokens`. The stream's
+// `response.completed` is authoritative; unknown event types are ignored.
+import type { EventSourceMessage } from 'eventsource-parser';
+import { parseErrorBody, streamError } from './errors.js';
+import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
+import type { ContentPart, Message, ModelRequest, StreamEvent, ToolCall, Usage } from './types.js';
+
+function inputPart(part: ContentPart): Record<string, unknown> {
+  switch (part.type) {
+    case 'text':
+      return { type: 'input_text', text: part.text };
+    case 'image':
+      return { type: 'input_image', image_url: `data:${part.mediaType};base64,${part.data}` };
+    case 'image_url':
+      return { type: 'input_image', image_url: part.url };
+  }
+}
+
+function inputItems(message: Message): Record<string, unknown>[] {
+  switch (message.role) {
+    case 'user':
+      return [
+        {
+          role: 'user',
+          content:
+            typeof message.content === 'string'
+              ? [{ type: 'input_text', text: message.content }]
+              : message.content.map(inputPart),
+        },
+      ];
+    case 'assistant':
+      return [
+        ...(message.content ? [{ role: 'assistant', content: [{ type: 'output_text', text: message.content }] }] : []),
+        ...(message.toolCalls ?? []).map((call) => ({
+          type: 'function_call',
+          call_id: call.id,
+          name: call.name,
+          arguments: call.invalidArguments ?? JSON.stringify(call.arguments),
+        })),
+      ];
+    case 'tool':
+      return [{ type: 'function_call_output', call_id: message.toolCallId, output: message.content }];
+  }
+}
+
+export function buildResponsesRequest(request: ModelRequest): Record<string, unknown> {
+  return {
+    model: request.model,
+    ...(request.system ? { instructions: request.system } : {}),
+    input: request.messages.flatMap(inputItems),
+    stream: true,
+    // Iris keeps the conversation itself; nothing needs to live on the provider.
+    store: false,
+    ...(request.tools?.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function',
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.parameters,
+          })),
+        }
+      : {}),
+    ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
+    ...request.extraBody,
+  };
+}
+
+type Json = Record<string, unknown>;
+
+function usageOf(response: Json): Usage | undefined {
+  const u = response.usage as Json | undefined;
+  if (!u || typeof u !== 'object') return undefined;
+  return {
+    inputTokens: Number(u.input_tokens ?? 0),
+    outputTokens: Number(u.output_tokens ?? 0),
+    cachedInputTokens: Number((u.input_tokens_details as Json | undefined)?.cached_tokens ?? 0),
+  };
+}
+
+function functionCallOf(item: Json): ToolCall {
+  return toolCall(String(item.call_id ?? item.id ?? ''), String(item.name ?? ''), String(item.arguments ?? ''));
+}
+
+function outputText(response: Json): string {
+  const output = (response.output as Json[] | undefined) ?? [];
+  return output
+    .filter((item) => item.type === 'message')
+    .flatMap((item) => (item.content as Json[] | undefined) ?? [])
+    .filter((part) => part.type === 'output_text')
+    .map((part) => String(part.text ?? ''))
+    .join('');
+}
+
+export function createResponsesDecoder(label: string): StreamDecoder {
+  const emittedCalls = new Set<string>();
+  let sawText = false;
+  let done = false;
+
+  const fromFinalResponse = (response: Json, incomplete: boolean): StreamEvent[] => {
+    const events: StreamEvent[] = [];
+    // Authoritative: anything the deltas missed is taken from the final response.
+    if (!sawText) {
+      const text = outputText(response);
+      if (text) events.push({ type: 'text_delta', text });
+    }
+    let calls = 0;
+    for (const item of (response.output as Json[] | undefined) ?? []) {
+      if (item.type !== 'function_call') continue;
+      calls++;
+      const call = functionCallOf(item);
+      if (!emittedCalls.has(call.id)) events.push({ type: 'tool_call', call });
+    }
+    const usage = usageOf(response);
+    if (usage) events.push({ type: 'usage', usage });
+    const reason = (response.incomplete_details as Json | undefined)?.reason;
+    events.push({
+      type: 'finish',
+      reason: incomplete
+        ? reason === 'content_filter'
+          ? 'content_filter'
+          : 'length'
+        : calls > 0 || emittedCalls.size > 0
+          ? 'tool_calls'
+          : 'stop',
+    });
+    return events;
+  };
+
+  return {
+    onMessage(message: EventSourceMessage): StreamEvent[] {
+      if (done) return [];
+      const parsed = parseJsonData(message.data);
+      if (!parsed.ok) return [malformed(label, 'a data line is not a JSON object')];
+      const event = parsed.value;
+      const type = String(event.type ?? message.event ?? '');
+      switch (type) {
+        case 'response.output_text.delta':
+          if (typeof event.delta === 'string' && event.delta) {
+            sawText = true;
+            return [{ type: 'text_delta', text: event.delta }];
+          }
+          return [];
+        case 'response.output_item.done': {
+          const item = (event.item ?? {}) as Json;
+          if (item.type !== 'function_call') return [];
+          const call = functionCallOf(item);
+          emittedCalls.add(call.id);
+          return [{ type: 'tool_call', call }];
+        }
+        case 'response.completed':
+        case 'response.incomplete':
+          done = true;
+          return fromFinalResponse((event.response ?? {}) as Json, type === 'response.incomplete');
+        case 'response.failed': {
+          done = true;
+          const error = ((event.response as Json | undefined)?.error ?? {}) as Json;
+          return [{ type: 'error', error: streamError(parseErrorBody(JSON.stringify({ error })), label, false) }];
+        }
+        case 'error':
+          done = true;
+          return [{ type: 'error', error: streamError(parseErrorBody(JSON.stringify({ error: event.error ?? event })), label, false) }];
+        default:
+          return [];
+      }
+    },
+    onEnd(): StreamEvent[] {
+      return done ? [] : [truncated(label)];
+    },
+  };
+}
