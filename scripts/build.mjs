@@ -1,12 +1,12 @@
 // Bundles the CLI into dist/ with esbuild. One bundle with code splitting: the command frame is
 // small, and each command's dependencies load only when that command runs.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-await build({
+const result = await build({
   entryPoints: { cli: 'src/cli/main.ts' },
   outdir: 'dist',
   bundle: true,
@@ -26,5 +26,8 @@ await build({
   banner: {
     js: "import { createRequire as __irisCreateRequire } from 'node:module'; const require = __irisCreateRequire(import.meta.url);",
   },
+  // Which source files each output chunk holds: the lazy-loading test reads it.
+  metafile: true,
   logLevel: 'warning',
 });
+writeFileSync(new URL('../dist/metafile.json', import.meta.url), JSON.stringify(result.metafile));

@@ -72,9 +72,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // `commander.help` is a group called without its subcommand: help went to stderr, a usage error.
+      // `iris help …` asked for help (exit code 0); a group called without its subcommand got
+      // help on stderr instead (exit code 1 from commander): a usage error.
       const benign = ['commander.helpDisplayed', 'commander.version'];
-      return benign.includes(err.code) ? EXIT.ok : EXIT.usage;
+      return benign.includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0) ? EXIT.ok : EXIT.usage;
     }
     if (err instanceof CliFailure) {
       printError(err.message);

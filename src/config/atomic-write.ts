@@ -1,10 +1,21 @@
 // Replace a file so that readers see either the old or the new bytes, never a torn mix, and a
 // crash right after the rename still finds the new bytes on disk.
 import { randomBytes } from 'node:crypto';
-import { chmod, open, rename, rm } from 'node:fs/promises';
+import { chmod, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export async function writeFileAtomic(path: string, data: string, mode = 0o600): Promise<void> {
+/** A symlinked config (dotfiles repos do this) is updated at its target, and stays a symlink. */
+async function resolveTarget(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return path;
+    throw err;
+  }
+}
+
+export async function writeFileAtomic(linkOrPath: string, data: string, mode = 0o600): Promise<void> {
+  const path = await resolveTarget(linkOrPath);
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {

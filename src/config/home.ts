@@ -37,7 +37,11 @@ function octal(mode: number): string {
 async function narrow(path: string, wanted: number, warnings: string[]): Promise<void> {
   let mode: number;
   try {
-    mode = (await stat(path)).mode;
+    const info = await stat(path);
+    // Only regular files: a directory or device where config.yaml should be is reported by
+    // the reader, not silently chmodded.
+    if (!info.isFile()) return;
+    mode = info.mode;
   } catch {
     return; // not there yet: it is created with the right mode
   }
@@ -64,9 +68,18 @@ export async function prepareHome(
       await chmod(paths.dir, DIR_MODE); // mkdir's mode is filtered by the umask
     } else if (!info.isDirectory()) {
       return fail('home_unusable', `cannot use IRIS_HOME ${paths.dir}: it is not a directory`);
+    } else if (info.mode & 0o1000 || (info.mode & 0o002) !== 0) {
+      // A sticky or world-writable folder (/tmp, a shared drop) is not ours to lock down.
+      return fail(
+        'home_unusable',
+        `cannot use IRIS_HOME ${paths.dir}: it is shared (mode ${(info.mode & 0o7777).toString(8).padStart(4, '0')}); point IRIS_HOME at a private folder`,
+      );
     } else {
       await access(paths.dir, constants.R_OK | constants.W_OK | constants.X_OK);
-      await narrow(paths.dir, DIR_MODE, warnings);
+      if ((info.mode & 0o077) !== 0) {
+        await chmod(paths.dir, (info.mode & 0o7000) | DIR_MODE);
+        warnings.push(`narrowed the permissions of ${paths.dir} from ${octal(info.mode)} to ${octal(DIR_MODE)}`);
+      }
     }
     for (const file of [paths.configPath, paths.envPath, paths.statePath]) {
       await narrow(file, FILE_MODE, warnings);

@@ -17,7 +17,7 @@ describe('schemaAt', () => {
     [['approval_mode'], 'manual, smart, off'],
     [['model'], "'' or a mapping"],
     [['model', 'default'], 'a string'],
-    [['model', 'aliases', 'anything'], 'a string'],
+    [['model', 'aliases', 'anything'], '"<provider>/<model>"'],
     [['model_aliases', 'any-name', 'base_url'], 'a string'],
     [['auxiliary', 'vision', 'download_timeout'], 'an integer > 0'],
     [['auxiliary', 'vision', 'extra_body', 'anything'], 'any value'],
@@ -65,7 +65,7 @@ describe('describeSchema', () => {
     [['platforms', 'webhook', 'enabled'], 'true or false'],
     [['fallback_providers'], 'a list'],
     [['platforms', 'webhook', 'extra', 'routes'], 'a mapping'],
-    [['fallback_model'], "'' or a string or a mapping"],
+    [['fallback_model'], "'' or \"<provider>/<model>\" or a mapping"],
     [[], 'a mapping'],
   ])('describes %j as %j', (path, described) => {
     expect(describeAt(path)).toBe(described);

@@ -18,6 +18,14 @@ type Def = {
   format?: string;
 };
 
+/** Words for regex-checked strings, registered where the pattern is defined. */
+const PATTERN_WORDS = new WeakMap<RegExp, string>();
+
+export function describePattern(pattern: RegExp, words: string): RegExp {
+  PATTERN_WORDS.set(pattern, words);
+  return pattern;
+}
+
 const WRAPPERS = new Set(['default', 'prefault', 'optional', 'nullable', 'catch', 'readonly']);
 
 function defOf(schema: AnySchema): Def {
@@ -118,8 +126,10 @@ export function describeSchema(schema: AnySchema): string {
     case 'literal':
       return (def.values ?? []).map(quote).join(', ');
     case 'string': {
-      const nonEmpty = (def.checks ?? []).some((c) => c._zod.def.check === 'min_length');
-      return nonEmpty ? 'a non-empty string' : 'a string';
+      const checks = (def.checks ?? []).map((c) => c._zod.def);
+      const pattern = checks.find((c) => c.format === 'regex')?.pattern;
+      if (pattern instanceof RegExp) return PATTERN_WORDS.get(pattern) ?? `a string matching ${String(pattern)}`;
+      return checks.some((c) => c.check === 'min_length') ? 'a non-empty string' : 'a string';
     }
     case 'number': {
       const isInt = String(def.format ?? '').includes('int');

@@ -2,6 +2,7 @@
 // because the full zod build costs ~35 ms of start-up, and every command reads the config.
 import * as z from 'zod/mini';
 import { AUX_TASKS, type AuxTaskSpec } from '../routing/slots.js';
+import { describePattern } from './schema-walk.js';
 
 export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;
 export const AUTH_MODES = ['api_key', 'identity_token'] as const;
@@ -18,11 +19,12 @@ export const DELIVER_TARGETS = [
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const seconds = () => z.int().check(z.positive());
-const envVarName = () => z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
+const ENV_VAR_NAME = describePattern(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name (letters, digits and _)');
+const envVarName = () => z.string().check(z.regex(ENV_VAR_NAME));
 const emptyMap = () => ({});
 
 /** `"<provider>/<model>"`, split on the first slash. */
-export const providerModelRef = z.string().check(z.regex(/^[^/\s]+\/\S+$/));
+export const providerModelRef = z.string().check(z.regex(describePattern(/^[^/\s]+\/\S+$/, '"<provider>/<model>"')));
 
 const fallbackEntry = z.looseObject({
   provider: nonEmpty(),
@@ -75,7 +77,7 @@ const auxiliary = z.prefault(
 
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-export const ROUTE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const ROUTE_NAME_PATTERN = describePattern(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and -');
 
 const webhookRoute = z.looseObject({
   enabled: z._default(z.boolean(), true),

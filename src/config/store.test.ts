@@ -23,8 +23,7 @@ function set(path: string[], value: string | number | boolean) {
 describe('loadConfig', () => {
   it('reads a missing file as a fresh install without creating it', async () => {
     const loaded = await loadConfig(paths);
-    expect(loaded.ok && loaded.exists).toBe(false);
-    expect(loaded.ok && loaded.config.model).toBe('');
+    expect(loaded).toMatchObject({ ok: true, exists: false, config: { model: '' } });
     await expect(stat(paths.configPath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 

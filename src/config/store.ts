@@ -8,6 +8,7 @@ import type { HomePaths } from './home.js';
 import { errnoMessage, fail, type Result } from './result.js';
 import { validateConfig, type ValidatedConfig } from './validate.js';
 import {
+  documentData,
   parseConfigText,
   serializeDocument,
   STARTER_CONFIG,
@@ -42,7 +43,9 @@ async function readDocument(
 export async function loadConfig(paths: HomePaths): Promise<Result<LoadedConfig>> {
   const read = await readDocument(paths.configPath, '');
   if (!read.ok) return read;
-  return { ok: true, path: paths.configPath, exists: read.exists, ...validateConfig(read.doc.toJS()) };
+  const data = documentData(read.doc, paths.configPath);
+  if (!data.ok) return data;
+  return { ok: true, path: paths.configPath, exists: read.exists, ...validateConfig(data.data) };
 }
 
 export type ConfigEdit<T> = (doc: ConfigDocument) => Result<T>;
@@ -62,6 +65,8 @@ export async function updateConfig<T extends object>(
       async (): Promise<Result<T & { validated: ValidatedConfig }>> => {
         const read = await readDocument(paths.configPath, STARTER_CONFIG);
         if (!read.ok) return read;
+        const before = documentData(read.doc, paths.configPath);
+        if (!before.ok) return before;
         const edited = edit(read.doc);
         if (!edited.ok) return edited;
         await writeFileAtomic(paths.configPath, serializeDocument(read.doc), 0o600);

@@ -212,3 +212,30 @@ describe('validateConfig unknown keys and aliases', () => {
     expect(result.config.auxiliary.vision.key_env).toBe('VISION_KEY');
   });
 });
+
+describe('validateConfig inside unions', () => {
+  it('drops only the broken key of the model mapping, not the whole model', () => {
+    const result = validateConfig({ model: { provider: 5, default: 'gpt-5', base_url: 'https://x' } });
+    expect(result.problems.map(formatProblem)).toEqual(['model.provider: 5 is not valid (allowed: a string)']);
+    expect(result.config.model).toEqual({ default: 'gpt-5', base_url: 'https://x' });
+  });
+
+  it('drops only a bad api_mode inside a fallback_model mapping', () => {
+    const result = validateConfig({ fallback_model: { provider: 'openai', model: 'gpt-4.1', api_mode: 'fast' } });
+    expect(result.problems.map(formatProblem)).toEqual([
+      'fallback_model.api_mode: "fast" is not valid (allowed: chat_completions, codex_responses, anthropic_messages)',
+    ]);
+    expect(result.config.fallback_model).toEqual({ provider: 'openai', model: 'gpt-4.1' });
+  });
+
+  it('describes an invalid key_env as a variable name', () => {
+    const result = validateConfig({ model: { key_env: 'bad name' } });
+    expect(result.problems.map(formatProblem)).toEqual([
+      'model.key_env: "bad name" is not valid (allowed: a variable name (letters, digits and _))',
+    ]);
+  });
+
+  it('takes the first valid key_env alias when several are set', () => {
+    expect(validateConfig({ model: { api_key_env: 'bad name', keyEnv: 'GOOD_KEY' } }).config.model).toEqual({ key_env: 'GOOD_KEY' });
+  });
+});

@@ -37,15 +37,43 @@ function isMap(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** `key_env` has three older spellings; all read as `key_env`, which wins when both are set. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `key_env` has three older spellings; all read as `key_env`, which wins when set. Among the
+ * aliases, the first valid variable name wins (an invalid one is still reported if none is valid).
+ */
 function normalizeKeyEnv(entry: unknown): void {
   if (!isMap(entry)) return;
-  for (const alias of KEY_ENV_ALIASES) {
-    if (alias in entry) {
-      if (entry.key_env === undefined) entry.key_env = entry[alias];
-      delete entry[alias];
-    }
+  const present = KEY_ENV_ALIASES.filter((alias) => alias in entry);
+  if (entry.key_env === undefined && present.length > 0) {
+    const valid = present.find((alias) => typeof entry[alias] === 'string' && ENV_NAME.test(entry[alias] as string));
+    entry.key_env = entry[valid ?? (present[0] as string)];
   }
+  for (const alias of present) delete entry[alias];
+}
+
+/** The path as the schema names it: an alias of `key_env` is reported as `key_env`. */
+export function normalizeKeyPath(path: readonly string[]): string[] {
+  const last = path[path.length - 1];
+  return last !== undefined && (KEY_ENV_ALIASES as readonly string[]).includes(last)
+    ? [...path.slice(0, -1), 'key_env']
+    : [...path];
+}
+
+type Issue = { code: string; path: PropertyKey[]; errors?: Issue[][] };
+
+/**
+ * A union (`model: '' | mapping`) fails as a whole; when the value has the shape of one branch,
+ * that branch's own first issue names the real culprit (`model.provider`), so only that key
+ * falls back instead of the whole mapping.
+ */
+function innermostIssue(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || !issue.errors) return issue;
+  const matched = issue.errors.find((branch) => branch.length > 0 && branch.every((sub) => sub.path.length > 0));
+  const first = matched?.[0];
+  if (!first) return issue;
+  return innermostIssue({ ...first, path: [...issue.path, ...first.path] });
 }
 
 function normalize(data: Json): void {
@@ -127,8 +155,9 @@ export function validateConfig(raw: unknown): ValidatedConfig {
   for (let pass = 0; pass < 1000; pass++) {
     const result = configSchema.safeParse(data);
     if (result.success) return { config: result.data, problems, unknownKeys };
-    const issue = result.error.issues[0];
-    if (!issue) break;
+    const outer = result.error.issues[0];
+    if (!outer) break;
+    const issue = innermostIssue(outer as Issue);
     const keyProblem = issue.code === 'invalid_key';
     const path: ConfigPath = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
     const value = valueAt(data, path);

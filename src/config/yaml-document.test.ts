@@ -104,3 +104,19 @@ describe('setScalarIn', () => {
     expect(serializeDocument(doc)).toBe(`a: 1\nprompt: ${long}\n`);
   });
 });
+
+describe('anchors, aliases and merge keys', () => {
+  it('edits a copy of an aliased mapping and leaves the anchor alone', () => {
+    const doc = parse('base: &b {provider: openai, model: gpt-4.1}\nauxiliary:\n  vision: *b\n');
+    expect(setScalarIn(doc, ['auxiliary', 'vision', 'model'], 'gpt-5').ok).toBe(true);
+    expect(doc.toJS()).toEqual({
+      base: { provider: 'openai', model: 'gpt-4.1' },
+      auxiliary: { vision: { provider: 'openai', model: 'gpt-5' } },
+    });
+  });
+
+  it('reads merge keys', () => {
+    const doc = parse('base: &b {provider: openai, model: gpt-4.1}\nvision:\n  <<: *b\n  timeout: 5\n');
+    expect(doc.toJS().vision).toEqual({ provider: 'openai', model: 'gpt-4.1', timeout: 5 });
+  });
+});

@@ -1,6 +1,6 @@
 // config.yaml as a YAML Document, so that edits keep the user's comments, key order, quoting
 // and unknown keys. Every write goes through `setScalarIn`; nothing here touches the disk.
-import { type Document, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { fail, type Result } from './result.js';
 
 export type ConfigDocument = Document.Parsed | Document;
@@ -15,8 +15,11 @@ model: ''
 /** Stringify options: no line folding, so long prompts keep the shape the user gave them. */
 const TO_STRING = { lineWidth: 0 } as const;
 
+/** YAML 1.1 merge keys (`<<: *base`) are common in hand-written configs. */
+export const PARSE_OPTIONS = { prettyErrors: true, merge: true } as const;
+
 export function parseConfigText(text: string, fileName: string): Result<{ doc: ConfigDocument }> {
-  const doc = parseDocument(text, { prettyErrors: true });
+  const doc = parseDocument(text, PARSE_OPTIONS);
   const error = doc.errors[0];
   if (error) {
     const where = error.linePos?.[0];
@@ -26,6 +29,23 @@ export function parseConfigText(text: string, fileName: string): Result<{ doc: C
     return fail('parse_error', `${fileName}: invalid YAML at ${position}: ${reason}`);
   }
   return { ok: true, doc };
+}
+
+/** The document as plain data; an alias bomb or similar is a parse error, not a crash. */
+export function documentData(doc: ConfigDocument, fileName: string): Result<{ data: unknown }> {
+  try {
+    return { ok: true, data: doc.toJS() };
+  } catch (err) {
+    return fail('parse_error', `${fileName}: cannot read the YAML: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * An alias (`vision: *base`) standing where an edit goes is replaced by a copy of its anchor, so
+ * the edit changes this key only and keeps everything the anchor supplied.
+ */
+function materialize(doc: ConfigDocument, node: unknown): unknown {
+  return isAlias(node) ? doc.createNode(node.resolve(doc)?.toJSON()) : node;
 }
 
 export function serializeDocument(doc: ConfigDocument): string {
@@ -62,7 +82,8 @@ export function setScalarIn(
       if (index < 0 || index >= node.items.length) {
         return fail('invalid_key', `${here}: no list item ${segment} (the list has ${node.items.length})`);
       }
-      const child = node.items[index];
+      const child = materialize(doc, node.items[index]);
+      node.items[index] = child as (typeof node.items)[number];
       if (last) {
         if (isCollection(child)) return notScalar(here);
         const previous = isScalar(child) ? child.value : child;
@@ -75,7 +96,9 @@ export function setScalarIn(
       continue;
     }
     if (!isMap(node)) return fail('not_a_mapping', `${here}: the parent is not a mapping`);
-    const child = node.get(segment, true);
+    const original = node.get(segment, true);
+    const child = materialize(doc, original);
+    if (child !== original) node.set(segment, child);
     if (last) {
       if (isCollection(child)) return notScalar(here);
       const previous = isScalar(child) ? child.value : undefined;

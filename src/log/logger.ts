@@ -1,7 +1,7 @@
 // JSON-lines logs under $IRIS_HOME/logs: agent.log for model calls and agent runs, gateway.log
 // for the gateway. Every object and message passes through the redactor first. Loaded lazily:
 // commands that log nothing never pay for pino.
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { HomePaths } from '../config/home.js';
@@ -24,6 +24,9 @@ export function createLogger(paths: HomePaths, name: LogName, options: LoggerOpt
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
   const file = logFilePath(paths, name);
   closeSync(openSync(file, 'a', 0o600)); // create with 0600 before pino opens it
+  // Logs can hold prompts and payloads: an older or copied log folder is narrowed too.
+  chmodSync(paths.logsDir, 0o700);
+  chmodSync(file, 0o600);
   const destination = pino.destination({ dest: file, sync: options.sync ?? true, append: true });
   return pino(
     {

@@ -19,6 +19,7 @@ const SENSITIVE_HEADERS = new Set([
 ]);
 
 const TEXT_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`], // user:password@ in URLs
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
   [/\bsk-[A-Za-z0-9_-]{8,}/g, `sk-${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g, REDACTED], // JWTs
@@ -30,6 +31,16 @@ const TEXT_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
 
 export function redactText(text: string): string {
   return TEXT_PATTERNS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
+
+/** A deep copy with every string passed through `redactText` (keys untouched). */
+export function redactStrings<T>(value: T): T {
+  if (typeof value === 'string') return redactText(value) as T;
+  if (Array.isArray(value)) return value.map(redactStrings) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)])) as T;
+  }
+  return value;
 }
 
 function isSensitiveHeader(name: string): boolean {

@@ -163,7 +163,10 @@ describe('iris config set and get', () => {
   it('warns about a key this version does not know, and keeps it', async () => {
     const result = await iris(['config', 'set', 'future.knob', '3']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('iris: warning: future.knob is not a key this version knows; it is kept as written');
+    expect(result.stderr).toBe(
+      `iris: warning: ${home}/config.yaml: unknown key future (kept as written, not used by this version)\n`,
+    );
+    expect(parse(await configText()).future).toEqual({ knob: 3 });
   });
 
   it('refuses a list or mapping value with exit 2 and writes nothing', async () => {
@@ -274,4 +277,75 @@ describe('concurrent writers', () => {
     expect(written.alpha).toEqual(expected);
     expect(written.beta).toEqual(expected);
   }, 60_000);
+});
+
+describe('files that need care', () => {
+  it('updates a symlinked config.yaml at its target and keeps the link', async () => {
+    const { symlink, lstat } = await import('node:fs/promises');
+    await mkdir(home, { mode: 0o700 });
+    const target = join(dir, 'dotfiles-config.yaml');
+    await writeFile(target, '# mine\nmodel: { provider: openai }\n', { mode: 0o600 });
+    await symlink(target, join(home, 'config.yaml'));
+    expect((await iris(['config', 'set', 'model.default', 'gpt-5'])).code).toBe(0);
+    expect((await lstat(join(home, 'config.yaml'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('# mine\nmodel: { provider: openai, default: gpt-5 }\n');
+  });
+
+  it('refuses an alias bomb with exit 2 naming the file', async () => {
+    await mkdir(home, { mode: 0o700 });
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const next = String.fromCharCode(97 + i);
+      lines.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    await writeFile(join(home, 'config.yaml'), `${lines.join('\n')}\n`, { mode: 0o600 });
+    const result = await iris(['config', 'show']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^iris: error: ${home}/config\\.yaml: cannot read the YAML: .+\\n$`));
+  });
+
+  it('redacts credentials inside non-secret values', async () => {
+    await mkdir(home, { mode: 0o700 });
+    await writeFile(
+      join(home, 'config.yaml'),
+      'model:\n  provider: custom\n  base_url: https://user:hunter2hunter2@llm.example/v1?api-key=supersecretvalue123\n',
+      { mode: 0o600 },
+    );
+    const shown = (await iris(['config', 'show'])).stdout;
+    expect(shown).toContain('base_url: https://[redacted]@llm.example/v1?api-key=[redacted]');
+    expect(shown).not.toContain('hunter2');
+    expect(shown).not.toContain('supersecretvalue123');
+    expect((await iris(['config', 'get', 'model.base_url'])).stdout).toBe('https://[redacted]@llm.example/v1?api-key=[redacted]\n');
+  });
+
+  it('validates a key_env alias like key_env itself', async () => {
+    const bad = await iris(['config', 'set', 'model.api_key_env', 'bad name']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('iris: error: model.key_env: "bad name" is not valid (allowed: a variable name (letters, digits and _))\n');
+    const good = await iris(['config', 'set', 'model.api_key_env', 'TEAM_KEY']);
+    expect(good).toMatchObject({ code: 0, stderr: '' });
+    expect((await iris(['config', 'get', 'model.key_env'])).stdout).toBe('TEAM_KEY\n');
+  });
+
+  it('refuses a lower-case secret name instead of writing it to config.yaml', async () => {
+    const result = await iris(['config', 'set', 'openrouter_api_key', 'sk-or-secret-0123456789']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "iris: error: openrouter_api_key looks like a secret's variable name; secrets go to .env under the upper-case name: iris config set OPENROUTER_API_KEY …\n",
+    );
+    await expect(stat(join(home, 'config.yaml'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a shared (sticky, world-writable) IRIS_HOME instead of chmodding it', async () => {
+    await mkdir(home);
+    await chmod(home, 0o1777);
+    const result = await iris(['config', 'show']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `iris: error: cannot use IRIS_HOME ${home}: it is shared (mode 1777); point IRIS_HOME at a private folder\n`,
+    });
+    expect((await stat(home)).mode & 0o7777).toBe(0o1777);
+  });
 });

@@ -2,11 +2,10 @@
 import { stringify } from 'yaml';
 import { setEnvValue } from '../../config/env-file.js';
 import { isEnvVarKey, looksLikeCollection, parseDottedKey, scalarForPath } from '../../config/scalar.js';
-import { schemaAt } from '../../config/schema-walk.js';
-import { configSchema } from '../../config/schema.js';
 import { isSecretKeyName, maskSecret, maskSecrets } from '../../config/secrets-policy.js';
 import { updateConfig } from '../../config/store.js';
-import { formatProblem, validateConfig } from '../../config/validate.js';
+import { formatProblem, normalizeKeyPath, validateConfig } from '../../config/validate.js';
+import { redactStrings } from '../../log/redact.js';
 import { setScalarIn, type Scalar } from '../../config/yaml-document.js';
 import { printData, printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome, reportConfigProblems } from '../context.js';
@@ -21,7 +20,9 @@ function toYaml(value: unknown): string {
 export async function configShow(options: JsonOption): Promise<void> {
   const paths = await openHome();
   const { config } = await openConfig(paths);
-  const masked = maskSecrets(config);
+  // Secret-named keys are masked; credentials inside other values (a URL's user:password@,
+  // a Bearer token in extra_body) are redacted.
+  const masked = redactStrings(maskSecrets(config));
   if (options.json) printJson(masked);
   else printData(toYaml(masked));
 }
@@ -41,7 +42,7 @@ function maskAt(path: readonly string[], value: unknown): unknown {
   if (path.some(isSecretKeyName)) {
     return typeof value === 'object' && value !== null ? maskSecrets(value) : maskSecret(String(value ?? ''));
   }
-  return maskSecrets(value);
+  return redactStrings(maskSecrets(value));
 }
 
 export async function configGet(key: string, options: JsonOption): Promise<void> {
@@ -58,7 +59,7 @@ export async function configGet(key: string, options: JsonOption): Promise<void>
   const parsed = parseDottedKey(key);
   if (!parsed.ok) throw new CliFailure('usage', parsed.message);
   const { config } = await openConfig(paths);
-  const hit = valueAt(config, parsed.path);
+  const hit = valueAt(config, normalizeKeyPath(parsed.path));
   if (!hit.found) throw new CliFailure('not_found', `no config key ${key}`);
   const shown = maskAt(parsed.path, hit.value);
   if (options.json) printJson(shown);
@@ -82,6 +83,12 @@ async function setSecret(key: string, value: string, options: SetOptions): Promi
 
 export async function configSet(key: string, raw: string, options: SetOptions): Promise<void> {
   if (isEnvVarKey(key)) return setSecret(key, raw, options);
+  if (isEnvVarKey(key.toUpperCase()) && !key.includes('.')) {
+    throw new CliFailure(
+      'invalid_key',
+      `${key} looks like a secret's variable name; secrets go to .env under the upper-case name: iris config set ${key.toUpperCase()} …`,
+    );
+  }
   const parsed = parseDottedKey(key);
   if (!parsed.ok) throw new CliFailure('usage', parsed.message);
   const path = parsed.path;
@@ -91,7 +98,10 @@ export async function configSet(key: string, raw: string, options: SetOptions): 
       `config set takes scalars; ${key} was given a list or mapping (edit config.yaml for lists and mappings)`,
     );
   }
-  const value: Scalar = options.string ? raw : scalarForPath(path, raw);
+  // The schema's own name for the key (`api_key_env` is read as `key_env`).
+  const schemaPath = normalizeKeyPath(path);
+  const schemaKey = schemaPath.join('.');
+  const value: Scalar = options.string ? raw : scalarForPath(schemaPath, raw);
   const paths = await openHome();
   const before = await openConfig(paths);
   const known = before.problems.map(formatProblem);
@@ -101,17 +111,17 @@ export async function configSet(key: string, raw: string, options: SetOptions): 
     if (!set.ok) return set;
     // Refuse a value the schema would throw away: better an error now than a silent default.
     const introduced = validateConfig(doc.toJS()).problems.filter(
-      (p) => !known.includes(formatProblem(p)) && (p.path === key || p.path.startsWith(`${key}.`) || key.startsWith(`${p.path}.`)),
+      (p) =>
+        !known.includes(formatProblem(p)) &&
+        (p.path === schemaKey || p.path.startsWith(`${schemaKey}.`) || schemaKey.startsWith(`${p.path}.`)),
     );
     const first = introduced[0];
     if (first) return { ok: false, error: { code: 'invalid_value', message: formatProblem(first) } };
     return { ok: true };
   });
   if (!updated.ok) throw new CliFailure(updated.error.code, updated.error.message);
+  // Also names a key this version does not know (kept as written, like any unknown key).
   reportConfigProblems(paths.configPath, updated.validated);
-  if (!schemaAt(configSchema, path)) {
-    printWarning(`${key} is not a key this version knows; it is kept as written`);
-  }
   const shown = maskAt(path, value);
   if (options.json) printJson({ key, target: 'config', file: paths.configPath, value: shown });
   else printData(`${key} = ${typeof shown === 'string' ? JSON.stringify(shown) : String(shown)}  (${paths.configPath})`);

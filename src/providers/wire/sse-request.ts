@@ -13,7 +13,8 @@ export type HttpFailure =
   | { readonly kind: 'network'; readonly message: string };
 
 export type SseItem =
-  | { readonly kind: 'message'; readonly message: EventSourceMessage }
+  /** Messages come in batches: one generator step per network chunk, not per event. */
+  | { readonly kind: 'messages'; readonly messages: readonly EventSourceMessage[] }
   | { readonly kind: 'failure'; readonly failure: HttpFailure }
   | { readonly kind: 'end' };
 
@@ -25,6 +26,12 @@ export type SseRequest = {
   readonly dispatcher?: Dispatcher;
   readonly signal?: AbortSignal;
 };
+
+/**
+ * A big network chunk is fed to the parser in slices of this size, so the first events of a
+ * 64 KiB chunk reach the caller before the rest of it is parsed.
+ */
+const FEED_SLICE = 2048;
 
 /** Error bodies are read up to this size: enough for any provider's JSON error. */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -131,12 +138,15 @@ export async function* postSse(request: SseRequest): AsyncGenerator<SseItem> {
         }
         if (chunk.done) break;
         armIdle();
-        parser.feed(decoder.decode(chunk.value, { stream: true }));
-        while (queue.length > 0) yield { kind: 'message', message: queue.shift() as EventSourceMessage };
+        const text = decoder.decode(chunk.value, { stream: true });
+        for (let at = 0; at < text.length; at += FEED_SLICE) {
+          parser.feed(text.length <= FEED_SLICE ? text : text.slice(at, at + FEED_SLICE));
+          if (queue.length > 0) yield { kind: 'messages', messages: queue.splice(0) };
+        }
       }
       // A last event without its blank line is still an event.
       parser.reset({ consume: true });
-      while (queue.length > 0) yield { kind: 'message', message: queue.shift() as EventSourceMessage };
+      if (queue.length > 0) yield { kind: 'messages', messages: queue.splice(0) };
       yield { kind: 'end' };
     } finally {
       await reader.cancel().catch(() => undefined);

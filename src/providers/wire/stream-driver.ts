@@ -43,8 +43,10 @@ export async function* driveStream(
   };
   for await (const item of postSse(request)) {
     const events =
-      item.kind === 'message'
-        ? decoder.onMessage(item.message)
+      item.kind === 'messages'
+        ? item.messages.length === 1
+          ? decoder.onMessage(item.messages[0] as EventSourceMessage)
+          : item.messages.flatMap((message) => decoder.onMessage(message))
         : item.kind === 'end'
           ? decoder.onEnd()
           : [{ type: 'error' as const, error: modelErrorFromFailure(item.failure, target.label, afterOutput) }];
