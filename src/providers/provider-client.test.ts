@@ -3,7 +3,13 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../test/fakes/upstream.js';
-import { createApiModeMemory, streamFromProvider, type ProviderClientDeps, type RefreshableTokenProvider } from './provider-client.js';
+import {
+  createApiModeMemory,
+  createIdentityRegistry,
+  streamFromProvider,
+  type ProviderClientDeps,
+  type RefreshableTokenProvider,
+} from './provider-client.js';
 import type { ProviderRoute } from './route.js';
 import { collectStream } from './wire/model-client.js';
 import type { ModelRequest } from './wire/types.js';
@@ -199,5 +205,39 @@ describe('configuration failures', () => {
     const result = await run({ provider: 'custom', model: 'local', baseUrl: `${fake.url}/v1` }, deps({}));
     expect(result).toMatchObject({ ok: true, text: 'ok' });
     expect(fake.requests[0]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('identity mode end to end', () => {
+  it('gets a managed-identity token from the chain and sends it as Bearer, once per cached token', async () => {
+    const { startTokenEndpoint, APP_PLATFORM_PATH } = await import('../../test/fakes/token-endpoint.js');
+    const tokens = await startTokenEndpoint({ identityHeader: 'hdr-secret-value' });
+    try {
+      const env = { IDENTITY_ENDPOINT: `${tokens.httpUrl}${APP_PLATFORM_PATH}`, IDENTITY_HEADER: 'hdr-secret-value', PATH: '/nonexistent' };
+      const d = deps(env, { identityFor: createIdentityRegistry(env) });
+      const route = { provider: 'cloud-hosted', model: 'dep', baseUrl: hosted('res.openai.azure.com', '/openai/v1'), authMode: 'identity_token' as const };
+      expect(await run(route, d)).toMatchObject({ ok: true });
+      expect(await run(route, d)).toMatchObject({ ok: true });
+      const issued = tokens.issued.map((t) => t.token);
+      expect(issued).toHaveLength(1);
+      expect(fake.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${issued[0]}`, `Bearer ${issued[0]}`]);
+      expect(tokens.requests.map((r) => [r.path, r.query.resource, r.headers['x-identity-header']])).toEqual([
+        [APP_PLATFORM_PATH, 'https://ai.azure.com', 'hdr-secret-value'],
+      ]);
+    } finally {
+      await tokens.close();
+    }
+  });
+
+  it('shares one source per scope and client id', () => {
+    const made: string[] = [];
+    const registry = createIdentityRegistry({}, (options) => {
+      made.push(`${options.scope ?? 'default'}|${options.clientId ?? ''}`);
+      return { getToken: async () => ({ ok: false, error: { code: 'no_credential', message: 'x', attempts: [] } }) };
+    });
+    const a = registry({ provider: 'cloud-hosted', model: 'm' });
+    expect(registry({ provider: 'cloud-hosted', model: 'other' })).toBe(a);
+    registry({ provider: 'cloud-hosted', model: 'm', identityClientId: 'abc' });
+    expect(made).toEqual(['default|', 'default|abc']);
   });
 });

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { Env } from '../config/home.js';
 import { withHint } from './cloud/hints.js';
 import { planEndpoint, authHeaders, type EndpointPlan } from './endpoint.js';
+import { createIdentityTokenProvider, type IdentityProviderOptions } from './identity/index.js';
 import type { IdentityTokenProvider } from './identity/types.js';
 import type { ProviderRoute } from './route.js';
 import { streamModel } from './wire/model-client.js';
@@ -35,6 +36,31 @@ export type RefreshableTokenProvider = IdentityTokenProvider & {
   /** Drops the cached token, so the next getToken fetches a new one. */
   invalidate?(): void;
 };
+
+/**
+ * One identity token source per (scope, client id, tenant), shared by every call in the process,
+ * so the token cache and the request coalescing work across calls.
+ */
+export function createIdentityRegistry(
+  env: Env,
+  make: (options: IdentityProviderOptions) => RefreshableTokenProvider = createIdentityTokenProvider,
+): (route: ProviderRoute) => RefreshableTokenProvider {
+  const sources = new Map<string, RefreshableTokenProvider>();
+  return (route) => {
+    const key = JSON.stringify([route.identityScope ?? '', route.identityClientId ?? '', route.identityTenantId ?? '']);
+    let source = sources.get(key);
+    if (!source) {
+      source = make({
+        env,
+        ...(route.identityScope ? { scope: route.identityScope } : {}),
+        ...(route.identityClientId ? { clientId: route.identityClientId } : {}),
+        ...(route.identityTenantId ? { tenantId: route.identityTenantId } : {}),
+      });
+      sources.set(key, source);
+    }
+    return source;
+  };
+}
 
 export type ProviderClientDeps = {
   readonly env: Env;

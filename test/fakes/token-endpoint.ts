@@ -319,13 +319,15 @@ export type FakeCli = {
 export async function writeFakeCli(
   dir: string,
   name: string,
-  answer: { readonly stdout?: string; readonly stderr?: string; readonly exitCode?: number },
+  answer: { readonly stdout?: string; readonly stderr?: string; readonly exitCode?: number; readonly hang?: boolean },
 ): Promise<FakeCli> {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const runsFile = join(dir, `${name}.runs`);
   const script = [
     '#!/bin/sh',
     `{ for arg in "$@"; do printf '%s\\n' "$arg"; done; printf '%s\\n' '--end-of-run--'; } >> ${quote(runsFile)}`,
+    // A CLI stuck on a login prompt: `exec` keeps the pid, so killing it stops the wait.
+    answer.hang ? 'exec /bin/sleep 60' : '',
     answer.stdout ? `printf '%s' ${quote(answer.stdout)}` : '',
     answer.stderr ? `printf '%s\\n' ${quote(answer.stderr)} >&2` : '',
     `exit ${answer.exitCode ?? 0}`,

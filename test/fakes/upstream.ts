@@ -318,7 +318,7 @@ export async function startFakeUpstream(options: { models?: string[] } = {}): Pr
       closing.abort();
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
-        
+        server.closeAllConnections();
       });
     },
   };

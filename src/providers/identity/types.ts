@@ -23,7 +23,11 @@ export type IdentityToken = {
   readonly source: TokenSource;
 };
 
-export type IdentityErrorCode = 'no_credential' | 'auth_failed' | 'timeout' | 'cancelled';
+/**
+ * `invalid_config`: the scope, tenant id or authority host cannot be used (bad characters, not https);
+ * no source is tried.
+ */
+export type IdentityErrorCode = 'no_credential' | 'auth_failed' | 'timeout' | 'cancelled' | 'invalid_config';
 
 export type IdentityError = {
   readonly code: IdentityErrorCode;
