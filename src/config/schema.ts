@@ -130,6 +130,15 @@ export const configSchema = z.looseObject({
   /** `''` means none; else one fallback entry or `"<provider>/<model>"`. */
   fallback_model: z._default(z.union([z.literal(''), providerModelRef, fallbackEntry]), ''),
   platforms: z.prefault(z.looseObject({ webhook: webhookPlatform }), {}),
+  /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
+  network: z.prefault(
+    z.looseObject({
+      connect_timeout: z._default(z.number().check(z.positive()), 10),
+      first_byte_timeout: z._default(z.number().check(z.positive()), 120),
+      idle_timeout: z._default(z.number().check(z.positive()), 60),
+    }),
+    {},
+  ),
 });
 
 export type Config = z.output<typeof configSchema>;

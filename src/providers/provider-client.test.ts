@@ -241,3 +241,25 @@ describe('identity mode end to end', () => {
     expect(made).toEqual(['default|', 'default|abc']);
   });
 });
+
+describe('listing models', () => {
+  it('sends the api-version query and the api-key header to /models', async () => {
+    const { listModels } = await import('./list-models.js');
+    fake.setModels(['dep-a', 'dep-b']);
+    const result = await listModels(
+      { provider: 'cloud-hosted', model: '', baseUrl: hosted('res.openai.azure.com', '/openai/v1?api-version=2024-10-21') },
+      { env: KEY, dispatcher: loopback },
+    );
+    expect(result).toEqual({ ok: true, ids: ['dep-a', 'dep-b'], url: hosted('res.openai.azure.com', '/openai/v1/models?api-version=2024-10-21') });
+    expect(fake.requests.map((r) => [r.method, r.url, r.headers['api-key'], r.headers.authorization])).toEqual([
+      ['GET', '/openai/v1/models?api-version=2024-10-21', 'static-hosted-key-123', undefined],
+    ]);
+  });
+
+  it('reports a non-list answer', async () => {
+    const { parseModelList } = await import('./list-models.js');
+    expect(parseModelList({ data: [{ id: 'a' }, { id: 'b' }] })).toEqual(['a', 'b']);
+    expect(parseModelList({ data: [{ name: 'a' }] })).toBeUndefined();
+    expect(parseModelList([])).toBeUndefined();
+  });
+});
