@@ -32,6 +32,8 @@ export type ProviderSpec = {
   /** '' where the user must supply one. */
   readonly defaultBaseUrl: string;
   readonly apiMode: ApiMode;
+  /** What discovery and an aux slot with a provider but no model use; none for deployments. */
+  readonly defaultModel?: string;
   readonly models: readonly CatalogModel[];
 };
 
@@ -98,6 +100,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     keyEnv: 'OPENROUTER_API_KEY',
     defaultBaseUrl: 'https://openrouter.ai/api/v1',
     apiMode: 'chat_completions',
+    defaultModel: 'anthropic/claude-sonnet-4.5',
     models: OPENROUTER_MODELS,
   },
   {
@@ -107,6 +110,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrlEnv: 'OPENAI_BASE_URL',
     defaultBaseUrl: 'https://api.openai.com/v1',
     apiMode: 'chat_completions',
+    defaultModel: 'gpt-5.1',
     models: OPENAI_MODELS,
   },
   {
@@ -116,6 +120,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     baseUrlEnv: 'ANTHROPIC_BASE_URL',
     defaultBaseUrl: 'https://api.anthropic.com',
     apiMode: 'anthropic_messages',
+    defaultModel: 'claude-sonnet-4-5',
     models: ANTHROPIC_MODELS,
   },
   {

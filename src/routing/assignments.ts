@@ -1,0 +1,118 @@
+// Changing which model serves which slot: the one library behind `iris model set`, `iris model
+// aux …` and the dashboard's POST /api/model/set, so the two can never disagree. Each change is an
+// edit of the config Document (comments and unknown keys kept), applied under the store's lock.
+// Changes apply to new sessions: running sessions hold their own RoutingSnapshot.
+import { isMap, isScalar } from 'yaml';
+import type { Result } from '../config/result.js';
+import type { ConfigDocument } from '../config/yaml-document.js';
+import { setScalarIn } from '../config/yaml-document.js';
+import { isProviderId } from '../providers/ids.js';
+import { AUX_TASK_IDS, isAuxTaskId, type AuxTaskId } from './slots.js';
+
+export const RESET_TASK = '__reset__';
+
+export type StaleAux = { readonly task: AuxTaskId; readonly provider: string; readonly model: string };
+
+export type MainChange = {
+  readonly previous: { readonly provider: string; readonly model: string };
+  readonly provider: string;
+  readonly model: string;
+  /** Keys removed because they described the previous provider or model. */
+  readonly dropped: readonly string[];
+  /** Aux slots pinned to a provider other than the new main one. */
+  readonly staleAux: readonly StaleAux[];
+};
+
+export type AuxChange = {
+  readonly tasks: readonly AuxTaskId[];
+  readonly provider: string;
+  readonly model: string;
+  readonly reset: boolean;
+};
+
+type Json = Record<string, unknown>;
+
+function invalid(message: string): { ok: false; error: { code: 'invalid_value'; message: string } } {
+  return { ok: false, error: { code: 'invalid_value', message } };
+}
+
+function plain(doc: ConfigDocument): Json {
+  const data = doc.toJS() as unknown;
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Json) : {};
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** Aux slots whose explicit provider differs from `mainProvider`. */
+export function staleAuxFor(data: Json, mainProvider: string): StaleAux[] {
+  const aux = (data.auxiliary ?? {}) as Record<string, Json | undefined>;
+  return AUX_TASK_IDS.flatMap((task) => {
+    const provider = str(aux[task]?.provider).trim();
+    if (!provider || provider === 'auto' || provider === mainProvider) return [];
+    return [{ task, provider, model: str(aux[task]?.model) }];
+  });
+}
+
+function deleteModelKey(doc: ConfigDocument, key: string): boolean {
+  const model = doc.get('model', true);
+  if (!isMap(model) || !model.has(key)) return false;
+  model.delete(key);
+  return true;
+}
+
+export function setMainModel(doc: ConfigDocument, provider: string, model: string): Result<MainChange> {
+  const p = provider.trim();
+  const m = model.trim();
+  if (!p || !m) return invalid('the main model needs a provider and a model');
+  if (!isProviderId(p)) return invalid(`unknown provider "${p}"`);
+  const before = plain(doc).model;
+  const previous =
+    before !== null && typeof before === 'object'
+      ? { provider: str((before as Json).provider), model: str((before as Json).default) || str((before as Json).model) }
+      : { provider: '', model: '' };
+
+  for (const [key, value] of [['provider', p], ['default', m]] as const) {
+    const set = setScalarIn(doc, ['model', key], value);
+    if (!set.ok) return set;
+  }
+  const dropped: string[] = [];
+  const providerChanged = previous.provider !== '' && previous.provider !== p;
+  if (providerChanged) {
+    const baseUrl = doc.getIn(['model', 'base_url'], true);
+    if (!isScalar(baseUrl) || baseUrl.value !== '') setScalarIn(doc, ['model', 'base_url'], '');
+    // The wire format and the auth mode belong to the old provider.
+    for (const key of ['api_mode', 'auth_mode', 'identity', 'key_env']) if (deleteModelKey(doc, key)) dropped.push(`model.${key}`);
+  }
+  if ((providerChanged || previous.model !== m) && deleteModelKey(doc, 'context_length')) dropped.push('model.context_length');
+  // An older picker's `model.model` would otherwise keep naming the previous model.
+  if (deleteModelKey(doc, 'model')) dropped.push('model.model');
+  return { ok: true, previous, provider: p, model: m, dropped, staleAux: staleAuxFor(plain(doc), p) };
+}
+
+/** `task`: one aux task id, `''` for all 11, or `__reset__` to put all 11 back on `auto`. */
+export function setAuxModel(doc: ConfigDocument, task: string, provider: string, model: string): Result<AuxChange> {
+  if (task === RESET_TASK) {
+    for (const id of AUX_TASK_IDS) {
+      for (const [key, value] of [['provider', 'auto'], ['model', '']] as const) {
+        const set = setScalarIn(doc, ['auxiliary', id, key], value);
+        if (!set.ok) return set;
+      }
+    }
+    return { ok: true, tasks: AUX_TASK_IDS, provider: 'auto', model: '', reset: true };
+  }
+  if (task !== '' && !isAuxTaskId(task)) return invalid(`unknown task "${task}" (tasks: ${AUX_TASK_IDS.join(', ')})`);
+  const p = provider.trim();
+  const m = model.trim();
+  if (!p) return invalid('an auxiliary assignment needs a provider');
+  if (p !== 'auto' && !isProviderId(p)) return invalid(`unknown provider "${p}"`);
+  const tasks: readonly AuxTaskId[] = task === '' ? AUX_TASK_IDS : [task as AuxTaskId];
+  for (const id of tasks) {
+    for (const [key, value] of [['provider', p], ['model', m]] as const) {
+      const set = setScalarIn(doc, ['auxiliary', id, key], value);
+      if (!set.ok) return set;
+    }
+  }
+  return { ok: true, tasks, provider: p, model: m, reset: false };
+}
