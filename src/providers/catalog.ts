@@ -98,6 +98,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     id: 'openrouter',
     name: 'OpenRouter',
     keyEnv: 'OPENROUTER_API_KEY',
+    baseUrlEnv: 'OPENROUTER_BASE_URL',
     defaultBaseUrl: 'https://openrouter.ai/api/v1',
     apiMode: 'chat_completions',
     defaultModel: 'anthropic/claude-sonnet-4.5',
