@@ -58,6 +58,59 @@ function buildProgram(): Command {
       const { configSet } = await import('./commands/config.js');
       await configSet(key, value, options);
     });
+
+  program
+    .command('status')
+    .description('show which model serves the main slot and each auxiliary slot, the credentials in use, and the gateway')
+    .option('--deep', 'also show every slot\'s fallback chain, with the api mode and base URL each call would use')
+    .option('--json', 'print as JSON')
+    .action(async (options: { deep?: boolean; json?: boolean }) => {
+      const { status } = await import('./commands/status.js');
+      await status(options);
+    });
+
+  const model = program
+    .command('model')
+    .description('assign models: the main model and the 11 auxiliary slots')
+    .addHelpText(
+      'after',
+      '\nThe interactive provider and model picker (plain `iris model`) is not available yet;\n' +
+        'use `iris model set` and `iris model aux set|reset`. Changes apply to new sessions.',
+    )
+    .exitOverride();
+  model
+    .command('set')
+    .description('set the main model (model.provider and model.default)')
+    .argument('<provider>', 'a provider id: openrouter, openai, anthropic, cloud-hosted, custom')
+    .argument('<model>', 'a model id (for cloud-hosted: the deployment name)')
+    .option('--json', 'print the change as JSON')
+    .action(async (provider: string, modelId: string, options: { json?: boolean }) => {
+      const { modelSet } = await import('./commands/model.js');
+      await modelSet(provider, modelId, options);
+    });
+  const aux = model
+    .command('aux')
+    .description('assign the auxiliary slots (vision, compression, title_generation, …)')
+    .exitOverride();
+  aux
+    .command('set')
+    .description('point one auxiliary slot, or all 11, at a provider and model')
+    .argument('<task>', 'a task id such as vision or title_generation, or all')
+    .argument('<provider>', 'a provider id, or auto (the main model\'s provider)')
+    .argument('<model>', "a model id; '' for the provider's default model")
+    .option('--json', 'print the change as JSON')
+    .action(async (task: string, provider: string, modelId: string, options: { json?: boolean }) => {
+      const { modelAuxSet } = await import('./commands/model.js');
+      await modelAuxSet(task, provider, modelId, options);
+    });
+  aux
+    .command('reset')
+    .description('put all 11 auxiliary slots back on auto (timeouts and other settings are kept)')
+    .option('--json', 'print the change as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { modelAuxReset } = await import('./commands/model.js');
+      await modelAuxReset(options);
+    });
   return program;
 }
 

@@ -4,6 +4,7 @@
 import type { Env } from '../config/home.js';
 import { findCatalogModel, providerSpec } from './catalog.js';
 import {
+  ANTHROPIC_VERSION,
   CONTEXT_1M_BETA,
   isHostedMessagesRoute,
   isLegacyCompatMessagesRoute,
@@ -18,7 +19,6 @@ import {
 } from './cloud/hosted-rules.js';
 import { resolveCredential, type Credential } from './credentials.js';
 import type { ProviderRoute } from './route.js';
-import { ANTHROPIC_VERSION } from './wire/anthropic-messages.js';
 import type { ApiMode } from './wire/types.js';
 
 export type RouteKind = 'native' | 'hosted_openai' | 'hosted_messages' | 'legacy_messages';

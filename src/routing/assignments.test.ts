@@ -18,6 +18,7 @@ describe('setMainModel', () => {
       provider: 'openrouter',
       model: 'anthropic/claude-sonnet-4.5',
       dropped: [],
+      cleared: [],
       staleAux: [],
     });
     expect(serializeDocument(d)).toBe('# mine\nmodel:\n  provider: openrouter\n  default: anthropic/claude-sonnet-4.5\n');
@@ -76,7 +77,7 @@ describe('setMainModel', () => {
 describe('setAuxModel', () => {
   it('sets one task and keeps its other fields', () => {
     const d = doc('auxiliary:\n  vision:\n    timeout: 90 # slow images\n');
-    expect(setAuxModel(d, 'vision', 'openai', 'gpt-4.1')).toEqual({ ok: true, tasks: ['vision'], provider: 'openai', model: 'gpt-4.1', reset: false });
+    expect(setAuxModel(d, 'vision', 'openai', 'gpt-4.1')).toEqual({ ok: true, tasks: ['vision'], cleared: {}, provider: 'openai', model: 'gpt-4.1', reset: false });
     expect(serializeDocument(d)).toBe('auxiliary:\n  vision:\n    timeout: 90 # slow images\n    provider: openai\n    model: gpt-4.1\n');
   });
 
@@ -99,5 +100,27 @@ describe('setAuxModel', () => {
     ['vision', 'acme', 'm', 'unknown provider "acme"'],
   ])('refuses task %j provider %j', (task, provider, model, message) => {
     expect(setAuxModel(doc(''), task, provider, model)).toEqual({ ok: false, error: { code: 'invalid_value', message } });
+  });
+});
+
+describe('provider switches on aux slots', () => {
+  it('clears the old provider key, endpoint, key variable and wire format', () => {
+    const d = doc('auxiliary:\n  vision: { provider: openai, model: gpt-4.1, api_key: sk-proj-x, base_url: https://proxy/v1, key_env: TEAM_KEY, api_mode: codex_responses, timeout: 90 }\n');
+    expect(setAuxModel(d, 'vision', 'openrouter', 'google/gemini-2.5-flash')).toMatchObject({
+      ok: true,
+      cleared: { vision: ['api_key', 'base_url', 'key_env', 'api_mode'] },
+    });
+    expect(d.toJS().auxiliary.vision).toEqual({ provider: 'openrouter', model: 'google/gemini-2.5-flash', api_key: '', base_url: '', timeout: 90 });
+  });
+
+  it('keeps them when the provider stays the same', () => {
+    const d = doc('auxiliary:\n  vision: { provider: openai, model: gpt-4.1, api_key: sk-proj-x }\n');
+    expect(setAuxModel(d, 'vision', 'openai', 'gpt-5.1')).toMatchObject({ ok: true, cleared: {} });
+    expect(d.toJS().auxiliary.vision.api_key).toBe('sk-proj-x');
+  });
+
+  it('reports an auto slot with its own model as stale after a main switch', () => {
+    const d = doc('model: { provider: anthropic, default: claude-sonnet-4-5 }\nauxiliary:\n  vision: { provider: auto, model: claude-haiku-4-5 }\n');
+    expect(setMainModel(d, 'openai', 'gpt-5.1')).toMatchObject({ ok: true, staleAux: [{ task: 'vision', provider: 'auto', model: 'claude-haiku-4-5' }] });
   });
 });

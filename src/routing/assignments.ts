@@ -19,12 +19,16 @@ export type MainChange = {
   readonly model: string;
   /** Keys removed because they described the previous provider or model. */
   readonly dropped: readonly string[];
+  /** Keys set to '' (base_url on a provider switch). */
+  readonly cleared: readonly string[];
   /** Aux slots pinned to a provider other than the new main one. */
   readonly staleAux: readonly StaleAux[];
 };
 
 export type AuxChange = {
   readonly tasks: readonly AuxTaskId[];
+  /** Per task, the fields cleared because they belonged to the slot's previous provider. */
+  readonly cleared: Readonly<Partial<Record<AuxTaskId, readonly string[]>>>;
   readonly provider: string;
   readonly model: string;
   readonly reset: boolean;
@@ -45,13 +49,18 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Aux slots whose explicit provider differs from `mainProvider`. */
+/**
+ * Aux slots that will not simply follow the new main model: pinned to another provider, or on
+ * `auto` with a model of their own (which now runs on the new main provider).
+ */
 export function staleAuxFor(data: Json, mainProvider: string): StaleAux[] {
   const aux = (data.auxiliary ?? {}) as Record<string, Json | undefined>;
   return AUX_TASK_IDS.flatMap((task) => {
     const provider = str(aux[task]?.provider).trim();
-    if (!provider || provider === 'auto' || provider === mainProvider) return [];
-    return [{ task, provider, model: str(aux[task]?.model) }];
+    const model = str(aux[task]?.model).trim();
+    const auto = provider === '' || provider === 'auto';
+    if (auto ? model === '' : provider === mainProvider) return [];
+    return [{ task, provider: auto ? 'auto' : provider, model }];
   });
 }
 
@@ -78,17 +87,21 @@ export function setMainModel(doc: ConfigDocument, provider: string, model: strin
     if (!set.ok) return set;
   }
   const dropped: string[] = [];
+  const cleared: string[] = [];
   const providerChanged = previous.provider !== '' && previous.provider !== p;
   if (providerChanged) {
     const baseUrl = doc.getIn(['model', 'base_url'], true);
-    if (!isScalar(baseUrl) || baseUrl.value !== '') setScalarIn(doc, ['model', 'base_url'], '');
+    if (!isScalar(baseUrl) || baseUrl.value !== '') {
+      setScalarIn(doc, ['model', 'base_url'], '');
+      cleared.push('model.base_url');
+    }
     // The wire format and the auth mode belong to the old provider.
     for (const key of ['api_mode', 'auth_mode', 'identity', 'key_env']) if (deleteModelKey(doc, key)) dropped.push(`model.${key}`);
   }
   if ((providerChanged || previous.model !== m) && deleteModelKey(doc, 'context_length')) dropped.push('model.context_length');
   // An older picker's `model.model` would otherwise keep naming the previous model.
   if (deleteModelKey(doc, 'model')) dropped.push('model.model');
-  return { ok: true, previous, provider: p, model: m, dropped, staleAux: staleAuxFor(plain(doc), p) };
+  return { ok: true, previous, provider: p, model: m, dropped, cleared, staleAux: staleAuxFor(plain(doc), p) };
 }
 
 /** `task`: one aux task id, `''` for all 11, or `__reset__` to put all 11 back on `auto`. */
@@ -100,7 +113,7 @@ export function setAuxModel(doc: ConfigDocument, task: string, provider: string,
         if (!set.ok) return set;
       }
     }
-    return { ok: true, tasks: AUX_TASK_IDS, provider: 'auto', model: '', reset: true };
+    return { ok: true, tasks: AUX_TASK_IDS, cleared: {}, provider: 'auto', model: '', reset: true };
   }
   if (task !== '' && !isAuxTaskId(task)) return invalid(`unknown task "${task}" (tasks: ${AUX_TASK_IDS.join(', ')})`);
   const p = provider.trim();
@@ -108,11 +121,34 @@ export function setAuxModel(doc: ConfigDocument, task: string, provider: string,
   if (!p) return invalid('an auxiliary assignment needs a provider');
   if (p !== 'auto' && !isProviderId(p)) return invalid(`unknown provider "${p}"`);
   const tasks: readonly AuxTaskId[] = task === '' ? AUX_TASK_IDS : [task as AuxTaskId];
+  const before = (plain(doc).auxiliary ?? {}) as Record<string, Json | undefined>;
+  const cleared: Partial<Record<AuxTaskId, string[]>> = {};
   for (const id of tasks) {
     for (const [key, value] of [['provider', p], ['model', m]] as const) {
       const set = setScalarIn(doc, ['auxiliary', id, key], value);
       if (!set.ok) return set;
     }
+    // A key, endpoint or wire format set for the old provider must not follow the slot to a new
+    // one (an OpenAI key sent to another host).
+    const old = str(before[id]?.provider).trim();
+    if (old !== p) {
+      const gone: string[] = [];
+      for (const key of ['api_key', 'base_url']) {
+        const value = before[id]?.[key];
+        if (typeof value === 'string' && value !== '') {
+          setScalarIn(doc, ['auxiliary', id, key], '');
+          gone.push(key);
+        }
+      }
+      const node = doc.getIn(['auxiliary', id], true);
+      for (const key of ['key_env', 'api_mode']) {
+        if (isMap(node) && node.has(key)) {
+          node.delete(key);
+          gone.push(key);
+        }
+      }
+      if (gone.length) cleared[id] = gone;
+    }
   }
-  return { ok: true, tasks, provider: p, model: m, reset: false };
+  return { ok: true, tasks, cleared, provider: p, model: m, reset: false };
 }

@@ -76,6 +76,7 @@ describe('resolveCandidates', () => {
     expect(resolution.warnings).toEqual([
       {
         slot: 'main',
+        code: 'no_credential',
         missing: 'OPENAI_API_KEY',
         message: 'main: openai · gpt-5.1 has no credential (set OPENAI_API_KEY); using the aggregator default openrouter · anthropic/claude-sonnet-4.5',
       },
@@ -85,7 +86,7 @@ describe('resolveCandidates', () => {
   it('warns when no main model is configured, and still offers discovery', () => {
     const resolution = resolveCandidates(cfg({}), { ANTHROPIC_API_KEY: 'c' }, 'title_generation');
     expect(resolution.warnings.map((w) => w.message)).toEqual([
-      "title_generation: no main model is configured (model: ''); run iris setup or iris model set",
+      "title_generation: no main model is configured (model: ''); set one with iris model set <provider> <model>",
     ]);
     expect(resolution.candidates.map((c) => [c.provider, c.unusable ?? ''])).toEqual([
       ['openrouter', 'no credential (set OPENROUTER_API_KEY)'],
@@ -117,5 +118,31 @@ describe('resolveCandidates', () => {
     );
     expect(resolution.candidates[0]).toMatchObject({ provider: 'custom', model: 'llava', baseUrl: 'http://localhost:8080/v1', apiKey: 'local', extraBody: { top_k: 3 }, timeoutMs: 120_000 });
     expect(resolution.candidates[0]?.unusable).toBeUndefined();
+  });
+});
+
+describe('resolveCandidates edge cases', () => {
+  it('does not promise an aggregator default that has no credential either', () => {
+    const resolution = resolveCandidates(cfg({ model: { provider: 'openrouter', default: 'google/gemini-2.5-pro' } }), {}, 'main');
+    expect(resolution.warnings.map((w) => w.message)).toEqual([
+      'main: openrouter · google/gemini-2.5-pro has no credential (set OPENROUTER_API_KEY); the aggregator default openrouter · anthropic/claude-sonnet-4.5 has no credential (set OPENROUTER_API_KEY) too: trying the fallback chain and discovery',
+    ]);
+  });
+
+  it('warns about an aux slot with a provider but no model and no default model', () => {
+    const resolution = resolveCandidates(cfg({ model: { provider: 'openai', default: 'gpt-5.1' }, auxiliary: { compression: { provider: 'cloud-hosted' } } }), KEYS, 'compression');
+    expect(resolution.warnings).toEqual([
+      {
+        slot: 'compression',
+        code: 'no_model',
+        message: 'compression: auxiliary.compression names cloud-hosted but no model, and cloud-hosted has no default model; set auxiliary.compression.model',
+      },
+    ]);
+  });
+
+  it('marks cloud-hosted without an endpoint URL unusable, even with a key', () => {
+    const resolution = resolveCandidates(cfg({ model: { provider: 'cloud-hosted', default: 'dep' } }), { CLOUD_HOSTED_API_KEY: 'k', OPENROUTER_API_KEY: 'a' }, 'main');
+    expect(resolution.candidates[0]).toMatchObject({ provider: 'cloud-hosted', unusable: 'no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL)' });
+    expect(resolution.candidates[1]).toMatchObject({ provider: 'openrouter', reason: 'aggregator_default' });
   });
 });

@@ -41,7 +41,20 @@ export type Candidate = ProviderRoute & {
   readonly unusable?: string;
 };
 
-export type ResolveWarning = { readonly slot: SlotId; readonly message: string; readonly missing?: string };
+export type ResolveWarningCode = 'no_credential' | 'no_main_model' | 'no_model';
+
+export type ResolveWarning = {
+  readonly slot: SlotId;
+  readonly code: ResolveWarningCode;
+  readonly message: string;
+  readonly missing?: string;
+};
+
+/** An aux slot on `auto` with no model of its own runs on the main model. */
+export function isAutoSlot(task: { readonly provider: string; readonly model: string }): boolean {
+  const provider = task.provider.trim();
+  return (provider === 'auto' || provider === '') && task.model.trim() === '';
+}
 
 export type Resolution = {
   readonly slot: SlotId;
@@ -99,11 +112,14 @@ function label(route: ProviderRoute): string {
 }
 
 function missingCredential(route: ProviderRoute, env: Env): string | undefined {
-  if (!providerSpec(route.provider)) return `unknown provider "${route.provider}"`;
+  const spec = providerSpec(route.provider);
+  if (!spec) return `unknown provider "${route.provider}"`;
+  const hasEndpoint = Boolean(route.baseUrl?.trim() || spec.defaultBaseUrl || (spec.baseUrlEnv && env[spec.baseUrlEnv]?.trim()));
+  if (!hasEndpoint) {
+    return `no endpoint URL (set base_url${spec.baseUrlEnv ? ` or ${spec.baseUrlEnv}` : ''})`;
+  }
   if (isAuthenticated(route, env)) return undefined;
   const credential = resolveCredential(route, env);
-  if (route.provider === 'custom') return 'no endpoint URL (set base_url)';
-  if (credential.kind === 'identity_token') return 'no endpoint URL (set model.base_url or CLOUD_HOSTED_BASE_URL)';
   return credential.kind === 'none' && credential.missing ? `no credential (set ${credential.missing})` : 'no credential';
 }
 
@@ -118,7 +134,7 @@ function ownRoute(config: Cfg, slot: SlotId): { route?: ProviderRoute; reason: C
   };
   const provider = task.provider.trim();
   const model = task.model.trim();
-  if ((provider === 'auto' || provider === '') && model === '') {
+  if (isAutoSlot(task)) {
     return { ...(main ? { route: main } : {}), reason: 'auto', why: `auxiliary.${slot} is auto: the main model`, extra };
   }
   const onProvider = provider === 'auto' || provider === '' ? main?.provider : provider;
@@ -154,21 +170,36 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId): Resoluti
   };
 
   const own = ownRoute(config, slot);
-  if (own.route) {
+  if (own.route?.model) {
     add(own.route, own.reason, own.why, own.extra);
     const first = candidates[0];
     if (first?.unusable) {
       const credential = resolveCredential(first, env);
-      const missing = credential.kind === 'none' ? credential.missing : undefined;
+      const missing = credential.kind === 'none' && first.unusable.startsWith('no credential') ? credential.missing : undefined;
+      const fallback = aggregatorDefault();
+      const fallbackProblem = missingCredential(fallback, env);
+      const isSame = fallback.provider === first.provider && fallback.model === first.model;
+      const then = isSame
+        ? 'trying the fallback chain and discovery'
+        : fallbackProblem
+          ? `the aggregator default ${label(fallback)} has ${fallbackProblem} too: trying the fallback chain and discovery`
+          : `using the aggregator default ${label(fallback)}`;
       warnings.push({
         slot,
-        message: `${slot}: ${label(first)} has ${first.unusable}; using the aggregator default ${label(aggregatorDefault())}`,
+        code: 'no_credential',
+        message: `${slot}: ${label(first)} has ${first.unusable}; ${then}`,
         ...(missing ? { missing } : {}),
       });
-      add(aggregatorDefault(), 'aggregator_default', `${first.provider} has ${first.unusable}`, own.extra);
+      add(fallback, 'aggregator_default', `${first.provider} has ${first.unusable}`, own.extra);
     }
+  } else if (own.route && slot !== 'main') {
+    warnings.push({
+      slot,
+      code: 'no_model',
+      message: `${slot}: auxiliary.${slot} names ${own.route.provider} but no model, and ${own.route.provider} has no default model; set auxiliary.${slot}.model`,
+    });
   } else if (slot === 'main' || own.reason === 'auto') {
-    warnings.push({ slot, message: `${slot}: no main model is configured (model: ''); run iris setup or iris model set` });
+    warnings.push({ slot, code: 'no_main_model', message: `${slot}: no main model is configured (model: ''); set one with iris model set <provider> <model>` });
   }
 
   // Fallbacks inherit the slot's extra_body and timeout: they serve the same side-job.

@@ -98,6 +98,23 @@ describe('lazy loading', () => {
     },
   );
 
+  // status resolves routes, so it loads the pure provider modules (catalog, credentials, URL
+  // rules), but never a model client, the identity chain, the logger or an HTTP stack.
+  const STATUS_HEAVY_SOURCES = [
+    /^src\/(gateway|dashboard|webhook)\//,
+    /^src\/log\/logger\.ts$/,
+    /node_modules\/(undici|pino|@azure|eventsource-parser)\//,
+    /^src\/providers\/(provider-client|list-models)\.ts$/,
+    /^src\/providers\/(wire|identity)\/(?!types\.ts$)/,
+  ];
+  const statusLoadsNothingHeavy = async (args: string[]) => {
+    const { modules, sources } = await loadedSources(args);
+    expect(sources).toContain('src/routing/resolve.ts');
+    expect(modules.filter((url) => HEAVY_MODULES.some((re) => re.test(url)))).toEqual([]);
+    expect(sources.filter((path) => STATUS_HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
+  };
+  it.each([[['status']], [['status', '--deep']]])('%j loads no model client, identity chain, logger or HTTP stack', statusLoadsNothingHeavy);
+
   it('--version does not even load the CLI bundle', async () => {
     const { modules } = await loadedSources(['--version']);
     expect(modules.length).toBeGreaterThan(0);

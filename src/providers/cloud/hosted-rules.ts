@@ -21,6 +21,9 @@ export const LEGACY_MESSAGES_API_VERSION = '2025-04-15';
 
 export const CONTEXT_1M_BETA = 'context-1m-2025-08-07';
 
+/** The `anthropic-version` header every messages request carries. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
 function hostMatches(hostname: string, suffixes: readonly string[]): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   // A dot before the suffix: `evil-openai.azure.com.example` and `xopenai.azure.com` never match.

@@ -6,7 +6,7 @@ import { parseErrorBody, streamError } from './errors.js';
 import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent } from './types.js';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+export { ANTHROPIC_VERSION } from '../cloud/hosted-rules.js';
 /** Sent when a request names no limit: `max_tokens` is mandatory on this API. */
 export const DEFAULT_MAX_TOKENS = 8192;
 
