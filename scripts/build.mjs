@@ -21,6 +21,9 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // pino loads its transports by file name at run time; it stays a normal dependency.
   external: ['pino'],
+  // yaml's ESM build: esbuild hoists it into the chunk instead of wrapping CommonJS, which
+  // saves several milliseconds of start-up on every command that reads the config.
+  alias: { yaml: './node_modules/yaml/browser/index.js' },
   define: { __IRIS_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
   banner: {
