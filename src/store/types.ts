@@ -1,0 +1,73 @@
+// The one Store interface: sessions, their messages, and usage. SQLite ($IRIS_HOME/state.db) is
+// the embedded default; a PostgreSQL implementation can sit behind the same interface later, so
+// every method is async.
+import type { Message } from '../providers/wire/types.js';
+
+export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'failed';
+
+export type SessionRecord = {
+  readonly id: string;
+  /** `cli`, `webhook:<route>`, or a platform name. */
+  readonly source: string;
+  readonly title: string | null;
+  /** The main model resolved when the session was created (or set by /model). */
+  readonly provider: string;
+  readonly model: string;
+  readonly status: SessionStatus;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+};
+
+export type NewSession = Pick<SessionRecord, 'source' | 'provider' | 'model'> & { readonly id?: string; readonly title?: string | null };
+
+export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'provider' | 'model' | 'status'>>;
+
+export type UsageRecord = {
+  readonly sessionId: string | null;
+  /** Epoch milliseconds. */
+  readonly at: number;
+  readonly provider: string;
+  readonly model: string;
+  /** `main` or an aux task id. */
+  readonly task: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedTokens: number;
+  /** USD; null when the model's price is unknown (never 0 by default). */
+  readonly costUsd: number | null;
+};
+
+export type UsageGroupBy = 'model' | 'task';
+
+export type UsageRow = {
+  /** `provider · model` when grouped by model, the task id when grouped by task. */
+  readonly key: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedTokens: number;
+  /** Sum of known costs; null when no call of the group had a known price. */
+  readonly costUsd: number | null;
+  /** Calls whose price was unknown (their cost is not in costUsd). */
+  readonly unpricedCalls: number;
+  /** By model: the tasks it served; by task: the models that served it. */
+  readonly served: readonly string[];
+};
+
+export interface Store {
+  createSession(input: NewSession): Promise<SessionRecord>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  listSessions(options?: { readonly limit?: number; readonly source?: string }): Promise<SessionRecord[]>;
+  updateSession(id: string, patch: SessionPatch): Promise<SessionRecord | undefined>;
+  /** Appends in order, in one transaction. */
+  appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
+  /** Replaces the whole history in one transaction (compression). */
+  replaceMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
+  loadMessages(sessionId: string): Promise<Message[]>;
+  recordUsage(record: UsageRecord): Promise<void>;
+  usageSummary(options: { readonly since?: number; readonly by: UsageGroupBy }): Promise<UsageRow[]>;
+  close(): Promise<void>;
+}
