@@ -130,6 +130,21 @@ export const configSchema = z.looseObject({
   /** `''` means none; else one fallback entry or `"<provider>/<model>"`. */
   fallback_model: z._default(z.union([z.literal(''), providerModelRef, fallbackEntry]), ''),
   platforms: z.prefault(z.looseObject({ webhook: webhookPlatform }), {}),
+  /** When older turns are summarised: a fraction of the main model's context length. */
+  compression: z.prefault(
+    z.looseObject({ threshold: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5) }),
+    {},
+  ),
+  agent: z.prefault(
+    z.looseObject({
+      /** Model calls in one turn before the loop stops with a clear reason. */
+      max_iterations: z._default(z.int().check(z.positive(), z.lte(1000)), 40),
+      /** The folder the file tools and the terminal work in; '' means the current directory. */
+      workspace: z._default(z.string(), ''),
+      toolsets: z._default(z.array(nonEmpty()), () => ['default']),
+    }),
+    {},
+  ),
   /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
   network: z.prefault(
     z.looseObject({

@@ -1,0 +1,250 @@
+// The agent: sessions and the tool loop. A user message goes to the main model (streamed); the
+// tool calls it makes run (read-only ones side by side), their results go back, and so on until
+// the model answers without tools, the iteration bound is hit, or the run is cancelled. Every
+// step is written to the store as it happens, so a crash leaves a readable session. Side-jobs
+// (titles, compression) go through their own slots.
+import type { Env, HomePaths } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import { contextLengthFor, costOf, priceFor } from '../providers/catalog.js';
+import type { Message, ModelError, ToolCall, Usage } from '../providers/wire/types.js';
+import { callModel, streamTask, type RoutingDeps, type RoutingSnapshot, type TaskReport } from '../routing/call-model.js';
+import type { SlotId } from '../routing/resolve.js';
+import type { SessionRecord, Store } from '../store/types.js';
+import { compressionCut, estimateTokens, overThreshold } from './context-budget.js';
+import { configuredMain, sessionSnapshot, type MainModel } from './session-routes.js';
+import { cleanTitle, COMPRESSION_SYSTEM, summaryMessage, TITLE_SYSTEM, transcript } from './side-job-prompts.js';
+import { systemPrompt } from './system-prompt.js';
+import type { ApprovalDecision, ApprovalRequest, Tool, ToolResult } from './tools/types.js';
+
+export type AgentDeps = {
+  readonly store: Store;
+  readonly config: Readonly<Config>;
+  readonly env: Env;
+  readonly paths: HomePaths;
+  readonly routing: RoutingDeps;
+  readonly tools: readonly Tool[];
+  readonly workspaceRoot: string;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+};
+
+export type AgentSession = {
+  record: SessionRecord;
+  snapshot: RoutingSnapshot;
+  messages: Message[];
+  /** Set by a /model switch to a model whose threshold is already passed. */
+  compressOnNextMessage: boolean;
+};
+
+export type TurnEvents = {
+  onText?(delta: string): void;
+  onToolStart?(call: ToolCall): void;
+  onToolEnd?(call: ToolCall, result: ToolResult): void;
+  /** Side-job outcomes and other things worth a line in the UI. */
+  onNotice?(text: string): void;
+};
+
+export type StopReason = 'done' | 'max_iterations' | 'cancelled' | 'error';
+
+export type TurnResult = {
+  readonly stopReason: StopReason;
+  /** The final answer (or what streamed before the stop). */
+  readonly text: string;
+  readonly iterations: number;
+  readonly error?: ModelError;
+};
+
+export class NoMainModelError extends Error {}
+
+export function createAgent(deps: AgentDeps) {
+  const toolsByName = new Map(deps.tools.map((tool) => [tool.definition.name, tool]));
+  const definitions = deps.tools.map((tool) => tool.definition);
+
+  async function recordUsage(session: AgentSession | undefined, task: SlotId, report: TaskReport, usage: Usage | undefined): Promise<void> {
+    if (!report.served || !usage) return;
+    const { provider, model } = report.served;
+    await deps.store.recordUsage({
+      sessionId: session?.record.id ?? null,
+      at: Date.now(),
+      provider,
+      model,
+      task,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedTokens: usage.cachedInputTokens,
+      costUsd: costOf(priceFor(provider, model), usage),
+    });
+  }
+
+  /** A side-job through its slot; its usage is recorded against the session. */
+  async function sideJob(session: AgentSession, task: SlotId, system: string, text: string, maxOutputTokens: number) {
+    const result = await callModel(task, { system, messages: [{ role: 'user', content: text }], maxOutputTokens }, session.snapshot, deps.routing);
+    await recordUsage(session, task, result.report, result.ok ? result.usage : undefined);
+    return result;
+  }
+
+  async function newSession(source: string, main?: MainModel): Promise<AgentSession> {
+    const chosen = main ?? configuredMain(deps.config);
+    if (!chosen) throw new NoMainModelError("no main model is configured (model: ''); set one with iris model set <provider> <model>");
+    const record = await deps.store.createSession({ source, provider: chosen.provider, model: chosen.model });
+    return { record, snapshot: sessionSnapshot(deps.config, deps.env, chosen), messages: [], compressOnNextMessage: false };
+  }
+
+  async function resumeSession(id: string): Promise<AgentSession | undefined> {
+    const record = await deps.store.getSession(id);
+    if (!record) return undefined;
+    const messages = await deps.store.loadMessages(id);
+    // A run that crashed or was killed left `running` behind: it is over now.
+    const fixed = record.status === 'running' ? ((await deps.store.updateSession(id, { status: 'interrupted' })) ?? record) : record;
+    return {
+      record: fixed,
+      snapshot: sessionSnapshot(deps.config, deps.env, { provider: record.provider, model: record.model }),
+      messages,
+      compressOnNextMessage: false,
+    };
+  }
+
+  function contextLength(session: AgentSession): number {
+    const configured = deps.config.model !== '' && deps.config.model.provider === session.record.provider && deps.config.model.default === session.record.model
+      ? deps.config.model.context_length
+      : undefined;
+    return configured ?? contextLengthFor(session.record.provider, session.record.model);
+  }
+
+  function overBudget(session: AgentSession): boolean {
+    const tokens = estimateTokens(session.messages, systemPrompt(deps.workspaceRoot, definitions));
+    return overThreshold(tokens, contextLength(session), deps.config.compression.threshold);
+  }
+
+  async function compress(session: AgentSession, events: TurnEvents): Promise<void> {
+    const cut = compressionCut(session.messages);
+    if (cut === 0) return;
+    const result = await sideJob(session, 'compression', COMPRESSION_SYSTEM, transcript(session.messages.slice(0, cut)), 2000);
+    if (!result.ok || !result.text.trim()) {
+      events.onNotice?.(`compression failed (${result.ok ? 'empty summary' : result.error.message}); the conversation is kept as it is`);
+      return;
+    }
+    const kept = [summaryMessage(result.text), ...session.messages.slice(cut)];
+    await deps.store.replaceMessages(session.record.id, kept);
+    session.messages = kept;
+    events.onNotice?.(`compressed ${cut} earlier messages into a summary`);
+  }
+
+  async function nameSession(session: AgentSession, events: TurnEvents): Promise<void> {
+    const result = await sideJob(session, 'title_generation', TITLE_SYSTEM, transcript(session.messages.slice(0, 6), 1000), 40);
+    const title = result.ok ? cleanTitle(result.text) : undefined;
+    if (!title) return;
+    session.record = (await deps.store.updateSession(session.record.id, { title })) ?? session.record;
+    events.onNotice?.(`title: ${title}`);
+  }
+
+  async function runTool(call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents): Promise<Message> {
+    events.onToolStart?.(call);
+    const tool = toolsByName.get(call.name);
+    let result: ToolResult;
+    if (!tool) result = { ok: false, content: `unknown tool "${call.name}"; available: ${[...toolsByName.keys()].join(', ')}` };
+    else if (call.invalidArguments !== undefined) result = { ok: false, content: `the arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}` };
+    else {
+      try {
+        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, ...(signal ? { signal } : {}) });
+      } catch (err) {
+        // A tool's bug is the model's information, not the end of the run.
+        result = { ok: false, content: `the tool failed: ${(err as Error)?.message ?? String(err)}` };
+      }
+    }
+    events.onToolEnd?.(call, result);
+    return { role: 'tool', toolCallId: call.id, name: call.name, content: result.content, ...(result.ok ? {} : { isError: true }) };
+  }
+
+  /** Read-only calls next to each other run together; anything that changes things runs alone. */
+  async function runTools(calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents): Promise<Message[]> {
+    const results: Message[] = [];
+    let batch: ToolCall[] = [];
+    const flush = async () => {
+      results.push(...(await Promise.all(batch.map((call) => runTool(call, signal, events)))));
+      batch = [];
+    };
+    for (const call of calls) {
+      if (toolsByName.get(call.name)?.readOnly) {
+        batch.push(call);
+        continue;
+      }
+      await flush();
+      results.push(await runTool(call, signal, events));
+    }
+    await flush();
+    return results;
+  }
+
+  async function append(session: AgentSession, ...messages: Message[]): Promise<void> {
+    session.messages.push(...messages);
+    await deps.store.appendMessages(session.record.id, messages);
+  }
+
+  async function runTurn(session: AgentSession, userText: string, events: TurnEvents = {}, signal?: AbortSignal): Promise<TurnResult> {
+    if (session.compressOnNextMessage || overBudget(session)) {
+      session.compressOnNextMessage = false;
+      await compress(session, events);
+    }
+    await deps.store.updateSession(session.record.id, { status: 'running' });
+    await append(session, { role: 'user', content: userText });
+    const firstExchange = session.record.title === null;
+    const system = systemPrompt(deps.workspaceRoot, definitions);
+    let text = '';
+    let iterations = 0;
+    const finish = async (result: TurnResult): Promise<TurnResult> => {
+      const status = result.stopReason === 'cancelled' ? 'interrupted' : result.stopReason === 'error' ? 'failed' : 'idle';
+      session.record = (await deps.store.updateSession(session.record.id, { status })) ?? session.record;
+      if (firstExchange && result.stopReason === 'done') await nameSession(session, events);
+      return result;
+    };
+
+    while (iterations < deps.config.agent.max_iterations) {
+      iterations++;
+      text = '';
+      const calls: ToolCall[] = [];
+      let usage: Usage | undefined;
+      let error: ModelError | undefined;
+      const stream = streamTask('main', { system, messages: session.messages, tools: definitions, ...(signal ? { signal } : {}) }, session.snapshot, deps.routing);
+      let step = await stream.next();
+      while (!step.done) {
+        const event = step.value;
+        if (event.type === 'text_delta') {
+          text += event.text;
+          events.onText?.(event.text);
+        } else if (event.type === 'tool_call') calls.push(event.call);
+        else if (event.type === 'usage') usage = event.usage;
+        else if (event.type === 'error') error = event.error;
+        step = await stream.next();
+      }
+      await recordUsage(session, 'main', step.value, usage);
+      if (error) {
+        // What streamed before the failure is kept, so the session reads as it happened.
+        if (text) await append(session, { role: 'assistant', content: text });
+        return finish({ stopReason: error.code === 'cancelled' ? 'cancelled' : 'error', text, iterations, error });
+      }
+      await append(session, { role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
+      if (calls.length === 0) return finish({ stopReason: 'done', text, iterations });
+      const results = await runTools(calls, signal, events);
+      await append(session, ...results);
+      if (signal?.aborted) return finish({ stopReason: 'cancelled', text, iterations });
+    }
+    return finish({
+      stopReason: 'max_iterations',
+      text: `${text}${text ? '\n\n' : ''}[stopped: ${iterations} model calls in one turn (agent.max_iterations); send another message to continue]`,
+      iterations,
+    });
+  }
+
+  /** Switches a running session to another main model (persisted on the session). */
+  async function switchModel(session: AgentSession, main: MainModel): Promise<{ overThreshold: boolean }> {
+    session.record = (await deps.store.updateSession(session.record.id, { provider: main.provider, model: main.model })) ?? session.record;
+    session.snapshot = sessionSnapshot(deps.config, deps.env, main);
+    const over = overBudget(session);
+    session.compressOnNextMessage = over;
+    return { overThreshold: over };
+  }
+
+  return { newSession, resumeSession, runTurn, switchModel };
+}
+
+export type Agent = ReturnType<typeof createAgent>;
