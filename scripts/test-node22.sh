@@ -16,5 +16,15 @@ if [ ! -x "$node22" ]; then
 fi
 echo "test-node22: $("$node22" --version)"
 npm run build >/dev/null
+
+# Native addons (better-sqlite3) are built for one Node ABI: build them for Node 22 against its
+# own headers for this run, and back for the machine's Node afterwards, whatever happens.
+node22_dir="$(dirname "$(dirname "$node22")")"
+rebuild_native() { npm rebuild better-sqlite3 >/dev/null; }
+if [ -d node_modules/better-sqlite3 ]; then
+  trap 'echo "test-node22: rebuilding native addons for $(node --version)"; rebuild_native' EXIT
+  PATH="$(dirname "$node22"):$PATH" npm_config_nodedir="$node22_dir" rebuild_native
+fi
+
 # vitest's workers and the e2e tests' bin/iris subprocesses run on process.execPath: Node 22.
 "$node22" node_modules/vitest/vitest.mjs run

@@ -69,6 +69,17 @@ function buildProgram(): Command {
       await status(options);
     });
 
+  program
+    .command('usage')
+    .description('summarise the tokens and cost of model calls, by model or by task')
+    .option('--since <when>', 'only calls since a span ago (30m, 24h, 7d, 2w) or a date (2026-11-01)')
+    .addOption(new Option('--by <group>', 'group by model or by task').choices(['model', 'task']).default('model'))
+    .option('--json', 'print the rows as JSON')
+    .action(async (options: { since?: string; by: 'model' | 'task'; json?: boolean }) => {
+      const { usage } = await import('./commands/usage.js');
+      await usage(options);
+    });
+
   const model = program
     .command('model')
     .description('assign models: the main model and the 11 auxiliary slots')

@@ -1,0 +1,135 @@
+// `iris usage [--since <when>] [--by model|task] [--json]`: what the model calls cost, from
+// state.db. Never creates state.db: without one, nothing has been recorded yet.
+import { stat } from 'node:fs/promises';
+import { StoreError, type StoreErrorCode } from '../../store/errors.js';
+import { parseSince } from '../../store/since.js';
+import { openSqliteStore } from '../../store/sqlite-store.js';
+import type { UsageGroupBy, UsageRow } from '../../store/types.js';
+import { printData, printJson } from '../console.js';
+import { openHome } from '../context.js';
+import { CliFailure, type CliErrorCode } from '../exit-codes.js';
+
+export const USAGE_GROUPS = ['model', 'task'] as const satisfies readonly UsageGroupBy[];
+
+export type UsageOptions = { since?: string; by: UsageGroupBy; json?: boolean };
+
+// Until exit-codes.ts knows the store's codes, every store failure is "could not finish" (exit 1).
+const CLI_CODE_BY_STORE_CODE: Readonly<Record<StoreErrorCode, CliErrorCode>> = {
+  corrupt: 'io_error',
+  newer_schema: 'io_error',
+  readonly: 'io_error',
+  busy: 'io_error',
+  not_found: 'io_error',
+  conflict: 'io_error',
+  invalid: 'io_error',
+  io: 'io_error',
+};
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    // Anything but "not there" (EACCES…) is left for the open to report.
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+async function readUsage(statePath: string, since: number | undefined, by: UsageGroupBy): Promise<UsageRow[] | undefined> {
+  if (!(await exists(statePath))) return undefined;
+  try {
+    const store = await openSqliteStore(statePath, { mustExist: true });
+    try {
+      return await store.usageSummary({ by, ...(since === undefined ? {} : { since }) });
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    if (err instanceof StoreError) throw new CliFailure(CLI_CODE_BY_STORE_CODE[err.code], err.message);
+    throw err;
+  }
+}
+
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+function dollars(cost: number): string {
+  return cost > 0 && cost < 0.00005 ? '<$0.0001' : `$${cost.toFixed(4)}`;
+}
+
+/** `$0.0123`, `unknown` (no call had a price), or the known part with a note: `$0.0123 + 2 unpriced`. */
+export function formatCost(costUsd: number | null, unpricedCalls: number): string {
+  if (costUsd === null) return 'unknown';
+  return unpricedCalls > 0 ? `${dollars(costUsd)} + ${unpricedCalls} unpriced` : dollars(costUsd);
+}
+
+function totalRow(rows: readonly UsageRow[]): UsageRow {
+  const sum = (pick: (row: UsageRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  const priced = rows.filter((row) => row.costUsd !== null);
+  return {
+    key: 'total',
+    calls: sum((row) => row.calls),
+    inputTokens: sum((row) => row.inputTokens),
+    outputTokens: sum((row) => row.outputTokens),
+    cachedTokens: sum((row) => row.cachedTokens),
+    costUsd: priced.length === 0 ? null : priced.reduce((total, row) => total + (row.costUsd ?? 0), 0),
+    unpricedCalls: sum((row) => row.unpricedCalls),
+    served: [],
+  };
+}
+
+export function formatUsageTable(rows: readonly UsageRow[], by: UsageGroupBy): string {
+  const shown = rows.length > 1 ? [...rows, totalRow(rows)] : rows;
+  const header = [by, 'calls', 'input', 'output', 'cached', 'cost'];
+  const cells = shown.map((row) => [
+    row.key,
+    thousands(row.calls),
+    thousands(row.inputTokens),
+    thousands(row.outputTokens),
+    thousands(row.cachedTokens),
+    formatCost(row.costUsd, row.unpricedCalls),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
+  // The key and the cost read left to right; the counts line up on their last digit.
+  const align = (line: readonly string[]) =>
+    line
+      .map((cell, column) => (column === 0 || column === line.length - 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  return [align(header), ...cells.map(align)].join('\n');
+}
+
+/** The JSON shape: the rows, with the snake_case keys of the other `--json` outputs. */
+function toJson(row: UsageRow): Record<string, unknown> {
+  return {
+    key: row.key,
+    ...(row.provider === undefined ? {} : { provider: row.provider }),
+    ...(row.model === undefined ? {} : { model: row.model }),
+    calls: row.calls,
+    input_tokens: row.inputTokens,
+    output_tokens: row.outputTokens,
+    cached_tokens: row.cachedTokens,
+    cost_usd: row.costUsd,
+    unpriced_calls: row.unpricedCalls,
+    served: row.served,
+  };
+}
+
+export async function usage(options: UsageOptions): Promise<void> {
+  let since: number | undefined;
+  if (options.since !== undefined) {
+    const parsed = parseSince(options.since, Date.now());
+    if (!parsed.ok) throw new CliFailure('usage', parsed.message);
+    since = parsed.since;
+  }
+  const paths = await openHome();
+  const rows = await readUsage(paths.statePath, since, options.by);
+  if (options.json) {
+    printJson((rows ?? []).map(toJson));
+  } else if (rows === undefined || (rows.length === 0 && since === undefined)) {
+    printData('no usage recorded yet');
+  } else if (rows.length === 0) {
+    printData(`no usage recorded since ${new Date(since ?? 0).toISOString()}`);
+  } else {
+    printData(formatUsageTable(rows, options.by));
+  }
+}

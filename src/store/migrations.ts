@@ -1,0 +1,112 @@
+// The state.db schema, as forward-only migrations. Each runs once, in order, inside the open's
+// write transaction, and is recorded in `schema_version`; a released migration is never edited,
+// only followed by a new one. A file whose version is higher than the last one here was written
+// by a newer Iris: it is refused before anything is written to it.
+import type { Database } from 'better-sqlite3';
+import { StoreError } from './errors.js';
+
+export type Migration = {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+};
+
+// STRICT tables: SQLite checks the declared column types, as PostgreSQL will.
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'sessions, messages, usage',
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        source TEXT NOT NULL,
+        title TEXT,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX sessions_by_updated_at ON sessions (updated_at DESC, id);
+      CREATE INDEX sessions_by_source ON sessions (source, updated_at DESC);
+
+      -- content: the whole Message as JSON; role is a copy for queries.
+      CREATE TABLE messages (
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL CHECK (json_valid(content)),
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      ) STRICT;
+
+      -- Usage outlives its session (ON DELETE SET NULL): the totals stay right.
+      CREATE TABLE usage (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT REFERENCES sessions (id) ON DELETE SET NULL,
+        at INTEGER NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        task TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL CHECK (input_tokens >= 0),
+        output_tokens INTEGER NOT NULL CHECK (output_tokens >= 0),
+        cached_tokens INTEGER NOT NULL CHECK (cached_tokens >= 0),
+        cost_usd REAL CHECK (cost_usd IS NULL OR cost_usd >= 0)
+      ) STRICT;
+      CREATE INDEX usage_by_at ON usage (at);
+      CREATE INDEX usage_by_session ON usage (session_id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+const VERSION_TABLE = `
+  CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  ) STRICT`;
+
+/**
+ * The file's schema version, read without writing: 0 for an empty file. An SQLite file that has
+ * tables but no `schema_version` is some other program's database, and is refused.
+ */
+export function readSchemaVersion(db: Database, path: string): number {
+  const names = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'").all();
+  if (!names.some((row) => row.name === 'schema_version')) {
+    if (names.length === 0) return 0;
+    throw new StoreError(
+      'corrupt',
+      `${path} is an SQLite database of another program (tables: ${names.map((row) => row.name).join(', ')}); move it aside and Iris starts a new one`,
+    );
+  }
+  return db.prepare<[], { version: number | null }>('SELECT max(version) AS version FROM schema_version').get()?.version ?? 0;
+}
+
+export function newerSchemaError(path: string, found: number): StoreError {
+  return new StoreError(
+    'newer_schema',
+    `${path} was written by a newer version of Iris (schema version ${found}; this version knows up to ${SCHEMA_VERSION}); upgrade Iris to use it (the file was not changed)`,
+  );
+}
+
+/**
+ * Applies the pending migrations in one IMMEDIATE transaction (so two processes opening a fresh
+ * file do not both migrate it); the version is read again under the lock.
+ */
+export function migrate(db: Database, path: string, now: number): { from: number; to: number } {
+  const run = db.transaction(() => {
+    db.exec(VERSION_TABLE);
+    const from = readSchemaVersion(db, path);
+    if (from > SCHEMA_VERSION) throw newerSchemaError(path, from);
+    const record = db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)');
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= from) continue;
+      db.exec(migration.sql);
+      record.run(migration.version, migration.description, now);
+    }
+    return { from, to: SCHEMA_VERSION };
+  });
+  return run.immediate();
+}

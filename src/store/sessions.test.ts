@@ -1,0 +1,212 @@
+// Sessions and their messages in a real state.db: round trips, ordering, transactions, cascades.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
+import type { Message } from '../providers/wire/types.js';
+import { SESSION_ID_PATTERN } from './ids.js';
+import { openSqliteStore } from './sqlite-store.js';
+import type { Store } from './types.js';
+
+let dir: string;
+let path: string;
+let store: Store;
+let clock: number;
+beforeEach(async () => {
+  dir = await makeTempDir('iris-store-');
+  path = join(dir, 'state.db');
+  clock = 1_000;
+  store = await openSqliteStore(path, { now: () => clock });
+});
+afterEach(async () => {
+  await store.close();
+  await removeDir(dir);
+});
+
+const newSession = (extra: { id?: string; source?: string } = {}) =>
+  store.createSession({ source: 'cli', provider: 'openai', model: 'gpt-5', ...extra });
+
+const CONVERSATION: readonly Message[] = [
+  { role: 'user', content: 'What is in this picture, and in the repo?' },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'this one' },
+      { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' },
+      { type: 'image_url', url: 'https://example.com/cat.png' },
+    ],
+  },
+  {
+    role: 'assistant',
+    content: 'Let me look.',
+    toolCalls: [
+      { id: 'call_1', name: 'files_list', arguments: { path: '.', depth: 2, filters: ['*.ts'], nested: { a: null } } },
+      { id: 'call_2', name: 'terminal', arguments: {}, invalidArguments: '{"cmd": "ls' },
+    ],
+  },
+  { role: 'tool', toolCallId: 'call_1', name: 'files_list', content: 'src/\ntest/' },
+  { role: 'tool', toolCallId: 'call_2', name: 'terminal', content: 'arguments are not JSON', isError: true },
+  { role: 'assistant', content: 'A cat; and a TypeScript repo. Ünïcödé ✓ and "quotes"\n' },
+];
+
+describe('sessions', () => {
+  it('creates a session with a generated s_ id, idle, stamped with the clock', async () => {
+    const session = await newSession();
+    expect(session.id).toMatch(SESSION_ID_PATTERN);
+    expect(session).toEqual({
+      id: session.id,
+      source: 'cli',
+      title: null,
+      provider: 'openai',
+      model: 'gpt-5',
+      status: 'idle',
+      createdAt: 1_000,
+      updatedAt: 1_000,
+    });
+    expect(await store.getSession(session.id)).toEqual(session);
+    expect(await store.getSession('s_nosuchsession')).toBeUndefined();
+  });
+
+  it('keeps a given id and title, and refuses a taken id', async () => {
+    const session = await store.createSession({ id: 'webhook-42', source: 'webhook:pr', provider: 'anthropic', model: 'claude-sonnet-4-5', title: 'PR 42' });
+    expect(session).toMatchObject({ id: 'webhook-42', title: 'PR 42' });
+    await expect(newSession({ id: 'webhook-42' })).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'conflict',
+      message: `${path}: a session webhook-42 exists already`,
+    });
+  });
+
+  it('lists sessions by last update, newest first, with a limit and a source filter', async () => {
+    const a = await newSession({ id: 'a' });
+    clock = 2_000;
+    const b = await newSession({ id: 'b', source: 'webhook:pr' });
+    clock = 3_000;
+    await newSession({ id: 'c' });
+    clock = 4_000;
+    await store.appendMessages(a.id, [{ role: 'user', content: 'bump' }]);
+    expect((await store.listSessions()).map((s) => s.id)).toEqual(['a', 'c', 'b']);
+    expect((await store.listSessions({ limit: 2 })).map((s) => s.id)).toEqual(['a', 'c']);
+    expect(await store.listSessions({ source: 'webhook:pr' })).toEqual([b]);
+  });
+
+  it('updates only the given fields and the update time', async () => {
+    const session = await newSession();
+    clock = 5_000;
+    const updated = await store.updateSession(session.id, { title: 'Fix the build', status: 'running' });
+    expect(updated).toEqual({ ...session, title: 'Fix the build', status: 'running', updatedAt: 5_000 });
+    clock = 6_000;
+    expect(await store.updateSession(session.id, { provider: 'anthropic', model: 'claude-opus-4-1' })).toEqual({
+      ...session,
+      title: 'Fix the build',
+      status: 'running',
+      provider: 'anthropic',
+      model: 'claude-opus-4-1',
+      updatedAt: 6_000,
+    });
+    expect(await store.updateSession(session.id, {})).toMatchObject({ updatedAt: 6_000 });
+    expect(await store.updateSession('nope', { title: 'x' })).toBeUndefined();
+  });
+});
+
+describe('messages', () => {
+  it('round-trip exactly: tool calls, a tool error, image parts', async () => {
+    const session = await newSession();
+    await store.appendMessages(session.id, CONVERSATION.slice(0, 3));
+    await store.appendMessages(session.id, CONVERSATION.slice(3));
+    expect(await store.loadMessages(session.id)).toEqual(CONVERSATION);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT seq, role FROM messages ORDER BY seq').all()).toEqual(
+        CONVERSATION.map((message, seq) => ({ seq, role: message.role })),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('appending moves the session’s updated_at', async () => {
+    const session = await newSession();
+    clock = 7_000;
+    await store.appendMessages(session.id, [{ role: 'user', content: 'hi' }]);
+    expect(await store.getSession(session.id)).toMatchObject({ createdAt: 1_000, updatedAt: 7_000 });
+  });
+
+  it('replaceMessages swaps the whole history and moves updated_at', async () => {
+    const session = await newSession();
+    await store.appendMessages(session.id, CONVERSATION);
+    clock = 8_000;
+    const compressed: Message[] = [{ role: 'user', content: '[summary] a cat and a repo' }, CONVERSATION[5]!];
+    await store.replaceMessages(session.id, compressed);
+    expect(await store.loadMessages(session.id)).toEqual(compressed);
+    expect(await store.getSession(session.id)).toMatchObject({ updatedAt: 8_000 });
+    await store.appendMessages(session.id, [{ role: 'user', content: 'next' }]);
+    expect(await store.loadMessages(session.id)).toEqual([...compressed, { role: 'user', content: 'next' }]);
+  });
+
+  it('a failing append writes nothing: no message, no updated_at', async () => {
+    const session = await newSession();
+    await store.appendMessages(session.id, [{ role: 'user', content: 'kept' }]);
+    clock = 9_000;
+    const unserialisable = { role: 'assistant', content: 'x', toolCalls: [{ id: 'c', name: 'n', arguments: { big: 10n } }] } as unknown as Message;
+    await expect(
+      store.appendMessages(session.id, [{ role: 'assistant', content: 'would be half-written' }, unserialisable]),
+    ).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'invalid',
+      message: `${path}: message 2 of 2 for session ${session.id} cannot be stored: Do not know how to serialize a BigInt`,
+    });
+    expect(await store.loadMessages(session.id)).toEqual([{ role: 'user', content: 'kept' }]);
+    expect(await store.getSession(session.id)).toMatchObject({ updatedAt: 1_000 });
+  });
+
+  it('a failing replace keeps the old history', async () => {
+    const session = await newSession();
+    await store.appendMessages(session.id, CONVERSATION);
+    const wrongShape = { role: 'system', content: 'not a role we store' } as unknown as Message;
+    await expect(store.replaceMessages(session.id, [{ role: 'user', content: 'summary' }, wrongShape])).rejects.toMatchObject({
+      code: 'invalid',
+      message: `${path}: message 2 of 2 for session ${session.id} cannot be stored: role: Invalid input`,
+    });
+    expect(await store.loadMessages(session.id)).toEqual(CONVERSATION);
+  });
+
+  it('refuses messages for a session that does not exist', async () => {
+    await expect(store.appendMessages('s_missing', [{ role: 'user', content: 'x' }])).rejects.toMatchObject({
+      code: 'not_found',
+      message: `${path}: no session s_missing`,
+    });
+    expect(await store.loadMessages('s_missing')).toEqual([]);
+  });
+
+  it('reports a stored message that no longer reads as a Message as corrupt', async () => {
+    const session = await newSession();
+    await store.appendMessages(session.id, [{ role: 'user', content: 'fine' }]);
+    const db = new Database(path);
+    try {
+      db.prepare('UPDATE messages SET content = ? WHERE session_id = ?').run('{"role":"user","content":42}', session.id);
+    } finally {
+      db.close();
+    }
+    await expect(store.loadMessages(session.id)).rejects.toMatchObject({
+      code: 'corrupt',
+      message: `${path}: message 0 of session ${session.id} is unreadable (content: Invalid input)`,
+    });
+  });
+
+  it('deleting a session deletes its messages and keeps its usage without the link', async () => {
+    const session = await newSession();
+    await store.appendMessages(session.id, CONVERSATION);
+    await store.recordUsage({ sessionId: session.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 });
+    const db = new Database(path);
+    try {
+      db.pragma('foreign_keys = ON');
+      db.prepare('DELETE FROM sessions WHERE id = ?').run(session.id);
+      expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT session_id, input_tokens FROM usage').all()).toEqual([{ session_id: null, input_tokens: 10 }]);
+    } finally {
+      db.close();
+    }
+    expect(await store.loadMessages(session.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,167 @@
+// Usage records and the grouped summary, in a real state.db.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
+import { openSqliteStore } from './sqlite-store.js';
+import type { Store, UsageRecord, UsageRow } from './types.js';
+import { compareUsageRows } from './usage-queries.js';
+
+let dir: string;
+let path: string;
+let store: Store;
+beforeEach(async () => {
+  dir = await makeTempDir('iris-store-');
+  path = join(dir, 'state.db');
+  store = await openSqliteStore(path);
+});
+afterEach(async () => {
+  await store.close();
+  await removeDir(dir);
+});
+
+const call = (fields: Partial<UsageRecord> & Pick<UsageRecord, 'provider' | 'model' | 'task'>): UsageRecord => ({
+  sessionId: null,
+  at: 1_000,
+  inputTokens: 100,
+  outputTokens: 10,
+  cachedTokens: 0,
+  costUsd: null,
+  ...fields,
+});
+
+// Costs are binary fractions, so the sums are exact.
+const CALLS: readonly UsageRecord[] = [
+  call({ provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'main', at: 1_000, inputTokens: 1000, outputTokens: 200, cachedTokens: 800, costUsd: 0.25 }),
+  call({ provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'main', at: 2_000, inputTokens: 2000, outputTokens: 300, cachedTokens: 1000, costUsd: 0.5 }),
+  call({ provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'vision', at: 3_000, inputTokens: 500, outputTokens: 50, costUsd: null }),
+  call({ provider: 'openai', model: 'gpt-5-mini', task: 'title_generation', at: 4_000, inputTokens: 300, outputTokens: 12, costUsd: 0.125 }),
+  call({ provider: 'custom', model: 'llama-3.3-70b', task: 'compression', at: 5_000, inputTokens: 4000, outputTokens: 400, costUsd: null }),
+  call({ provider: 'custom', model: 'llama-3.3-70b', task: 'main', at: 6_000, inputTokens: 100, outputTokens: 10, costUsd: null }),
+];
+
+async function seed(records: readonly UsageRecord[] = CALLS): Promise<void> {
+  for (const record of records) await store.recordUsage(record);
+}
+
+describe('usageSummary', () => {
+  it('is empty before any call', async () => {
+    expect(await store.usageSummary({ by: 'model' })).toEqual([]);
+    expect(await store.usageSummary({ by: 'task' })).toEqual([]);
+  });
+
+  it('by model: sums, known costs only, unpriced calls counted, the tasks served', async () => {
+    await seed();
+    expect(await store.usageSummary({ by: 'model' })).toEqual<UsageRow[]>([
+      {
+        key: 'anthropic · claude-sonnet-4-5',
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        calls: 3,
+        inputTokens: 3500,
+        outputTokens: 550,
+        cachedTokens: 1800,
+        costUsd: 0.75,
+        unpricedCalls: 1,
+        served: ['main', 'vision'],
+      },
+      {
+        key: 'openai · gpt-5-mini',
+        provider: 'openai',
+        model: 'gpt-5-mini',
+        calls: 1,
+        inputTokens: 300,
+        outputTokens: 12,
+        cachedTokens: 0,
+        costUsd: 0.125,
+        unpricedCalls: 0,
+        served: ['title_generation'],
+      },
+      {
+        key: 'custom · llama-3.3-70b',
+        provider: 'custom',
+        model: 'llama-3.3-70b',
+        calls: 2,
+        inputTokens: 4100,
+        outputTokens: 410,
+        cachedTokens: 0,
+        costUsd: null,
+        unpricedCalls: 2,
+        served: ['compression', 'main'],
+      },
+    ]);
+  });
+
+  it('by task: the models that served each task', async () => {
+    await seed();
+    expect(await store.usageSummary({ by: 'task' })).toEqual<UsageRow[]>([
+      {
+        key: 'main',
+        calls: 3,
+        inputTokens: 3100,
+        outputTokens: 510,
+        cachedTokens: 1800,
+        costUsd: 0.75,
+        unpricedCalls: 1,
+        served: ['anthropic · claude-sonnet-4-5', 'custom · llama-3.3-70b'],
+      },
+      { key: 'title_generation', calls: 1, inputTokens: 300, outputTokens: 12, cachedTokens: 0, costUsd: 0.125, unpricedCalls: 0, served: ['openai · gpt-5-mini'] },
+      { key: 'compression', calls: 1, inputTokens: 4000, outputTokens: 400, cachedTokens: 0, costUsd: null, unpricedCalls: 1, served: ['custom · llama-3.3-70b'] },
+      { key: 'vision', calls: 1, inputTokens: 500, outputTokens: 50, cachedTokens: 0, costUsd: null, unpricedCalls: 1, served: ['anthropic · claude-sonnet-4-5'] },
+    ]);
+  });
+
+  it('since: counts calls at or after the instant', async () => {
+    await seed();
+    const rows = await store.usageSummary({ by: 'model', since: 3_000 });
+    expect(rows.map((row) => [row.key, row.calls, row.costUsd, row.unpricedCalls])).toEqual([
+      ['openai · gpt-5-mini', 1, 0.125, 0],
+      ['custom · llama-3.3-70b', 2, null, 2],
+      ['anthropic · claude-sonnet-4-5', 1, null, 1],
+    ]);
+    expect(await store.usageSummary({ by: 'task', since: 6_001 })).toEqual([]);
+  });
+
+  it('keeps usage whose session is given, and refuses an unknown session', async () => {
+    const session = await store.createSession({ source: 'cli', provider: 'openai', model: 'gpt-5-mini' });
+    await store.recordUsage(call({ sessionId: session.id, provider: 'openai', model: 'gpt-5-mini', task: 'main', costUsd: 0 }));
+    expect(await store.usageSummary({ by: 'model' })).toMatchObject([{ key: 'openai · gpt-5-mini', calls: 1, costUsd: 0, unpricedCalls: 0 }]);
+    await expect(store.recordUsage(call({ sessionId: 's_gone', provider: 'openai', model: 'gpt-5', task: 'main' }))).rejects.toMatchObject({
+      code: 'not_found',
+      message: `${path}: no such session (FOREIGN KEY constraint failed)`,
+    });
+  });
+
+  it.each([
+    [{ inputTokens: -1 }, 'inputTokens must be a whole number >= 0 (got -1)'],
+    [{ outputTokens: 1.5 }, 'outputTokens must be a whole number >= 0 (got 1.5)'],
+    [{ cachedTokens: Number.NaN }, 'cachedTokens must be a whole number >= 0 (got NaN)'],
+    [{ costUsd: Number.NaN }, 'costUsd must be null or a number >= 0 (got NaN)'],
+    [{ costUsd: -0.5 }, 'costUsd must be null or a number >= 0 (got -0.5)'],
+    [{ at: Number.POSITIVE_INFINITY }, 'at must be epoch milliseconds (got Infinity)'],
+    [{ task: '' }, 'task must be a non-empty string'],
+  ] as const)('refuses %j without writing', async (fields, problem) => {
+    await expect(store.recordUsage(call({ provider: 'openai', model: 'gpt-5', task: 'main', ...fields }))).rejects.toMatchObject({
+      code: 'invalid',
+      message: `${path}: usage cannot be stored: ${problem}`,
+    });
+    expect(await store.usageSummary({ by: 'model' })).toEqual([]);
+  });
+});
+
+describe('compareUsageRows', () => {
+  const row = (key: string, costUsd: number | null, calls: number): UsageRow => ({
+    key,
+    calls,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    costUsd,
+    unpricedCalls: costUsd === null ? calls : 0,
+    served: [],
+  });
+
+  it('orders by cost, then calls, then key; a group with no known cost goes last', () => {
+    const rows = [row('e', null, 9), row('d', 0, 1), row('c', 0.5, 1), row('b', 0.5, 3), row('a', 0.5, 3), row('f', null, 10)];
+    expect(rows.sort(compareUsageRows).map((r) => r.key)).toEqual(['a', 'b', 'c', 'd', 'f', 'e']);
+  });
+});
