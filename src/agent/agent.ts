@@ -116,7 +116,8 @@ export function createAgent(deps: AgentDeps) {
   }
 
   async function compress(session: AgentSession, events: TurnEvents): Promise<void> {
-    const cut = compressionCut(session.messages);
+    // The incoming message is the newest turn; the last finished turn stays verbatim too.
+    const cut = compressionCut(session.messages, 1);
     if (cut === 0) return;
     const result = await sideJob(session, 'compression', COMPRESSION_SYSTEM, transcript(session.messages.slice(0, cut)), 2000);
     if (!result.ok || !result.text.trim()) {
