@@ -6,6 +6,9 @@ import { VERSION } from '../version.js';
 import { debugEnabled, printError, printJson } from './console.js';
 import { CliFailure, EXIT, exitCodeFor } from './exit-codes.js';
 
+/** A command that decides its own exit code (a one-shot chat) sets it here. */
+let commandExitCode: number = EXIT.ok;
+
 function buildProgram(): Command {
   const program = new Command('iris')
     .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
@@ -80,6 +83,23 @@ function buildProgram(): Command {
       await usage(options);
     });
 
+  program
+    .command('chat')
+    .description('talk to the agent: an interactive session, or one prompt with -q')
+    .option('-q, --query <prompt>', 'run one prompt, print only the final answer (tool progress on stderr), and exit')
+    .option('--model <name>', 'the main model for this run (a model id or an alias)')
+    .option('--provider <provider>', 'the provider for this run')
+    .option('--session <id>', 'resume a session')
+    .action(async (options: { query?: string; model?: string; provider?: string; session?: string }) => {
+      const { chat } = await import('./commands/chat.js');
+      commandExitCode = await chat({
+        ...(options.query !== undefined ? { q: options.query } : {}),
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.provider ? { provider: options.provider } : {}),
+        ...(options.session ? { session: options.session } : {}),
+      });
+    });
+
   const model = program
     .command('model')
     .description('assign models: the main model and the 11 auxiliary slots')
@@ -133,7 +153,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return EXIT.ok;
+    return commandExitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
       // `iris help …` asked for help (exit code 0); a group called without its subcommand got

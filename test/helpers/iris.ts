@@ -43,3 +43,23 @@ export function runIris(
     );
   });
 }
+
+/** Runs bin/iris with `input` piped to its standard input (then closed). */
+export function runIrisWithInput(
+  args: readonly string[],
+  input: string,
+  options: { home: string; env?: Record<string, string>; cwd?: string },
+): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [IRIS_BIN, ...args],
+      { env: cleanEnv({ IRIS_HOME: options.home, ...options.env }), timeout: 20_000, ...(options.cwd ? { cwd: options.cwd } : {}) },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end(input);
+  });
+}

@@ -1,0 +1,70 @@
+// Building an agent for a process: the store, routing (agent.log, shared memories), the tools of
+// the configured toolsets and the approval policy with its two injected halves (asking a user,
+// scoring with the `approval` slot).
+import { resolve } from 'node:path';
+import type { Env, HomePaths } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import { callModel, snapshotRoutes } from '../routing/call-model.js';
+import { createRoutingDeps } from '../routing/runtime.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import { createAgent, type Agent } from './agent.js';
+import { decideApproval, type AskUser, type ModelRiskScore } from './approval/decide.js';
+import { assessCommand } from './approval/patterns.js';
+import { buildApprovalPrompt, parseRiskScore } from './approval/risk-score.js';
+import { createToolsets, selectTools } from './tools/toolsets.js';
+import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
+
+export type AgentRuntimeOptions = {
+  readonly paths: HomePaths;
+  readonly env: Env;
+  readonly config: Readonly<Config>;
+  /** Toolsets by name; default: config `agent.toolsets`. */
+  readonly toolsets?: readonly string[];
+  /** Where the file tools and the terminal work; default: config `agent.workspace`, else the cwd. */
+  readonly workspace?: string;
+  /** Present when a user can answer approval prompts now. */
+  readonly askUser?: AskUser;
+  /** Called with every approval decision, for the UI or the log. */
+  readonly onApproval?: (request: ApprovalRequest, decision: ApprovalDecision) => void;
+};
+
+export type AgentRuntime = { readonly agent: Agent; readonly store: Store; readonly workspace: string; close(): Promise<void> };
+
+export class ToolsetError extends Error {}
+
+export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
+  const { config, env, paths } = options;
+  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env } }));
+  if (!selected.ok) throw new ToolsetError(selected.error);
+  const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
+  const store = await openSqliteStore(paths.statePath);
+  const routing = createRoutingDeps(paths, env);
+  // Approval scoring is a side-job of the process, not of one session: the config's routes.
+  const approvalRoutes = snapshotRoutes(config, env);
+
+  const scoreWithModel = async (command: string, cwd: string): Promise<ModelRiskScore> => {
+    const result = await callModel('approval', { messages: [{ role: 'user', content: buildApprovalPrompt(command, cwd) }], maxOutputTokens: 200 }, approvalRoutes, routing);
+    if (!result.ok) return { ok: false, error: result.error.message };
+    const score = parseRiskScore(result.text);
+    return score ? { ok: true, level: score.level, reason: score.reason } : { ok: false, error: 'the approval model gave no readable score' };
+  };
+
+  const approve = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    const decision = await decideApproval({
+      mode: config.approval_mode,
+      command: request.command,
+      cwd: request.cwd,
+      assessment: assessCommand(request.command),
+      interactive: options.askUser !== undefined,
+      ...(options.askUser ? { askUser: options.askUser } : {}),
+      scoreWithModel,
+    });
+    routing.log.info({ command: request.command, approved: decision.approved, by: decision.by, reason: decision.reason }, 'approval');
+    options.onApproval?.(request, decision);
+    return decision;
+  };
+
+  const agent = createAgent({ store, config, env, paths, routing, tools: selected.tools, workspaceRoot: workspace, approve });
+  return { agent, store, workspace, close: () => store.close() };
+}

@@ -1,0 +1,53 @@
+// What a SKILL.md says: YAML front matter with `name` and `description`, then the body the model
+// loads. Pure, so every way a skill can be broken is tested without a folder.
+import { parse } from 'yaml';
+
+/** Letters, digits, `-` and `_`: a skill's name is also its folder's name. */
+export const SKILL_NAME = /^[A-Za-z0-9_-]+$/;
+export const SKILL_NAME_MAX = 64;
+
+export type Skill = {
+  readonly name: string;
+  readonly description: string;
+  readonly body: string;
+};
+
+export type SkillParse = { readonly ok: true; readonly skill: Skill } | { readonly ok: false; readonly error: string };
+
+export function checkSkillName(name: string): string | undefined {
+  if (!SKILL_NAME.test(name)) return `"${name}" is not a valid skill name (letters, digits, - and _ only)`;
+  if (name.length > SKILL_NAME_MAX) return `"${name.slice(0, 20)}…" is longer than ${SKILL_NAME_MAX} characters`;
+  return undefined;
+}
+
+export function parseSkillFile(folderName: string, text: string): SkillParse {
+  const nameProblem = checkSkillName(folderName);
+  if (nameProblem) return { ok: false, error: `folder name ${nameProblem}` };
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines[0]?.trimEnd() !== '---') {
+    return { ok: false, error: 'SKILL.md has no front matter (it must start with a --- line)' };
+  }
+  const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
+  if (end === -1) return { ok: false, error: 'SKILL.md front matter is not closed by a --- line' };
+
+  let meta: unknown;
+  try {
+    meta = parse(lines.slice(1, end).join('\n'));
+  } catch (err) {
+    const first = ((err as Error).message.split('\n')[0] ?? '').trim();
+    return { ok: false, error: `SKILL.md front matter is not valid YAML: ${first}` };
+  }
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    return { ok: false, error: 'SKILL.md front matter must be a mapping with name and description' };
+  }
+  const { name, description } = meta as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') return { ok: false, error: 'SKILL.md front matter has no name' };
+  if (name.trim() !== folderName) {
+    return { ok: false, error: `SKILL.md names the skill "${name.trim()}" but its folder is "${folderName}"` };
+  }
+  if (typeof description !== 'string' || description.trim() === '') {
+    return { ok: false, error: 'SKILL.md front matter has no description' };
+  }
+  const body = lines.slice(end + 1).join('\n').trim();
+  return { ok: true, skill: { name: folderName, description: description.trim().replace(/\s+/g, ' '), body } };
+}

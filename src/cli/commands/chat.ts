@@ -1,0 +1,196 @@
+// `iris chat`: the REPL, and `iris chat -q "<prompt>"`, which prints only the final answer on
+// stdout (tool progress on stderr) and exits 0, or non-zero with the error.
+import { createInterface, type Interface } from 'node:readline';
+import { updateConfig } from '../../config/store.js';
+import { NoMainModelError, type Agent, type AgentSession, type TurnEvents, type TurnResult } from '../../agent/agent.js';
+import { parseModelCommand, resolveModelTarget } from '../../agent/model-command.js';
+import { createAgentRuntime, ToolsetError } from '../../agent/runtime.js';
+import { configuredMain } from '../../agent/session-routes.js';
+import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
+import type { ToolCall } from '../../providers/wire/types.js';
+import { setMainModel } from '../../routing/assignments.js';
+import { redactText } from '../../log/redact.js';
+import { openConfig, openEnv, openHome } from '../context.js';
+import { CliFailure } from '../exit-codes.js';
+
+export type ChatOptions = { q?: string; model?: string; provider?: string; session?: string };
+
+/** Exit codes of a one-shot run, by how the turn stopped. */
+const STOP_EXIT: Readonly<Record<TurnResult['stopReason'], number>> = { done: 0, error: 1, max_iterations: 3, cancelled: 130 };
+
+const HELP = `commands:
+  /model <name-or-alias> [--provider <p>] [--global]   switch this session's model (--global: also config.yaml)
+  /new                                                 start a new session
+  /help                                                this list
+  /exit                                                leave (Ctrl-D works too)
+Ctrl-C stops a running answer and keeps the session.`;
+
+function argsPreview(call: ToolCall): string {
+  const text = JSON.stringify(call.arguments);
+  return redactText(text.length > 120 ? `${text.slice(0, 117)}…` : text);
+}
+
+function progress(write: (text: string) => void): TurnEvents {
+  return {
+    onToolStart: (call) => write(`  → ${call.name} ${argsPreview(call)}\n`),
+    onToolEnd: (call: ToolCall, result: ToolResult) => {
+      if (!result.ok) write(`  ✗ ${call.name}: ${redactText(result.content.split('\n')[0] ?? '').slice(0, 200)}\n`);
+    },
+    onNotice: (text) => write(`  · ${text}\n`),
+  };
+}
+
+export async function chat(options: ChatOptions): Promise<number> {
+  const paths = await openHome();
+  const env = await openEnv(paths);
+  const loaded = await openConfig(paths);
+  const oneShot = options.q !== undefined;
+  if (oneShot && options.q?.trim() === '') throw new CliFailure('usage', '-q needs a prompt');
+  const tty = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  let rl: Interface | undefined;
+  let lines: AsyncIterator<string> | undefined;
+  // One reader for the prompt loop and the approval questions: lines typed (or piped) ahead of
+  // a question are buffered by the iterator instead of being lost.
+  const nextLine = async (prompt: string): Promise<string | undefined> => {
+    if (!lines) return undefined;
+    if (prompt) process.stdout.write(prompt);
+    const step = await lines.next();
+    return step.done ? undefined : step.value;
+  };
+
+  const askUser = async (request: ApprovalRequest, risk: RiskAssessment): Promise<boolean> => {
+    const why = risk.reasons.length ? ` (${risk.reasons.join('; ')})` : '';
+    const answer = await nextLine(`  ? run \`${request.command}\` in ${request.cwd}${why} [y/N] `);
+    return /^y(es)?$/i.test((answer ?? '').trim());
+  };
+
+  let runtime;
+  try {
+    runtime = await createAgentRuntime({
+      paths,
+      env,
+      config: loaded.config,
+      ...(tty || !oneShot ? { askUser } : {}),
+      onApproval: (request, decision) => {
+        if (!decision.approved) process.stderr.write(`  ✗ not run: ${request.command} — ${decision.reason}\n`);
+      },
+    });
+  } catch (err) {
+    if (err instanceof ToolsetError) throw new CliFailure('invalid_value', `agent.toolsets: ${err.message}`);
+    throw err;
+  }
+  const { agent } = runtime;
+  try {
+    let session = await openSession(agent, options, loaded.config);
+    if (oneShot) return await oneShotTurn(agent, session, options.q as string);
+
+    rl = createInterface({ input: process.stdin, ...(tty ? { output: process.stdout } : {}), terminal: tty });
+    lines = rl[Symbol.asyncIterator]();
+    process.stdout.write(`iris chat — session ${session.record.id} on ${session.record.provider} · ${session.record.model} (/help for commands)\n`);
+    for (;;) {
+      const line = await nextLine(tty ? '› ' : '');
+      if (line === undefined) break; // input closed (Ctrl-D or end of piped input)
+      const text = line.trim();
+      if (!text) continue;
+      if (text === '/exit' || text === '/quit') break;
+      if (text === '/help') {
+        process.stdout.write(`${HELP}\n`);
+        continue;
+      }
+      if (text === '/new') {
+        session = await agent.newSession('cli');
+        process.stdout.write(`new session ${session.record.id}\n`);
+        continue;
+      }
+      if (text.startsWith('/model')) {
+        process.stdout.write(`${await switchModel(agent, session, text, paths)}\n`);
+        continue;
+      }
+      if (text.startsWith('/')) {
+        process.stdout.write(`unknown command ${text.split(/\s/)[0]}; /help lists them\n`);
+        continue;
+      }
+      await interactiveTurn(agent, session, text, rl);
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof NoMainModelError) throw new CliFailure('invalid_value', err.message);
+    throw err;
+  } finally {
+    rl?.close();
+    await runtime.close();
+  }
+
+  async function switchModel(agentRef: Agent, current: AgentSession, line: string, homePaths: typeof paths): Promise<string> {
+    const parsed = parseModelCommand(line);
+    if (!parsed.ok) return parsed.message;
+    const target = resolveModelTarget(parsed.command, loaded.config, current.record.provider);
+    if (!target.ok) return `${target.message}; the session stays on ${current.record.provider} · ${current.record.model}`;
+    const { overThreshold } = await agentRef.switchModel(current, target);
+    const lines = [
+      `session now on ${target.provider} · ${target.model}`,
+      'note: the prompt cache starts over: the next message re-reads the whole conversation at full input price',
+    ];
+    if (overThreshold) lines.push('note: the conversation is over the new model\'s compression threshold: it will be compressed on your next message');
+    if (parsed.command.global) {
+      const written = await updateConfig(homePaths, (doc) => setMainModel(doc, target.provider, target.model));
+      lines.push(written.ok ? `config.yaml: main model set to ${target.provider} · ${target.model} (new sessions)` : `config.yaml not changed: ${written.error.message}`);
+    }
+    return lines.join('\n');
+  }
+}
+
+async function openSession(agent: Agent, options: ChatOptions, config: Parameters<typeof configuredMain>[0]): Promise<AgentSession> {
+  if (options.session) {
+    const resumed = await agent.resumeSession(options.session);
+    if (!resumed) throw new CliFailure('not_found', `no session ${options.session}`);
+    return resumed;
+  }
+  if (options.model || options.provider) {
+    const current = configuredMain(config);
+    const target = resolveModelTarget(
+      { name: options.model ?? current?.model ?? '', ...(options.provider ? { provider: options.provider } : {}), global: false },
+      config,
+      current?.provider ?? options.provider ?? '',
+    );
+    if (!target.ok) throw new CliFailure('invalid_value', target.message);
+    return agent.newSession('cli', target);
+  }
+  return agent.newSession('cli');
+}
+
+async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string): Promise<number> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await agent.runTurn(session, prompt, progress((t) => process.stderr.write(t)), controller.signal);
+    if (result.stopReason === 'error') {
+      process.stderr.write(`iris: error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
+      return STOP_EXIT.error;
+    }
+    process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (result.stopReason !== 'done') process.stderr.write(`iris: stopped: ${result.stopReason} (session ${session.record.id})\n`);
+    return STOP_EXIT[result.stopReason];
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+async function interactiveTurn(agent: Agent, session: AgentSession, text: string, rl: Interface): Promise<void> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  rl.on('SIGINT', onSigint);
+  process.once('SIGINT', onSigint);
+  try {
+    const events = { ...progress((t) => process.stdout.write(t)), onText: (delta: string) => process.stdout.write(delta) };
+    const result = await agent.runTurn(session, text, events, controller.signal);
+    process.stdout.write('\n');
+    if (result.stopReason === 'error') process.stdout.write(`error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
+    if (result.stopReason === 'cancelled') process.stdout.write('(stopped; the session is kept)\n');
+    if (result.stopReason === 'max_iterations') process.stdout.write(`${result.text.split('\n').at(-1)}\n`);
+  } finally {
+    rl.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGINT', onSigint);
+  }
+}

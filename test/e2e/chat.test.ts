@@ -1,0 +1,115 @@
+// `iris chat` as a subprocess against the fake upstream (in this process, on loopback).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
+import { makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
+
+let fake: FakeUpstream;
+let dir: string;
+let home: string;
+let workspace: string;
+beforeAll(async () => {
+  fake = await startFakeUpstream();
+});
+afterAll(() => fake.close());
+beforeEach(async () => {
+  fake.reset();
+  dir = await makeTempDir();
+  home = join(dir, 'home');
+  workspace = join(dir, 'work');
+  await mkdir(home, { mode: 0o700 });
+  await mkdir(workspace);
+});
+afterEach(() => removeDir(dir));
+
+async function configure(extra = '') {
+  await writeFile(
+    join(home, 'config.yaml'),
+    `# mine\nmodel:\n  provider: openai\n  default: main-m\nagent:\n  workspace: ${workspace}\n${extra}`,
+    { mode: 0o600 },
+  );
+}
+const env = () => ({ OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` });
+const models = () => fake.requests.map((r) => (r.body as { model?: string }).model);
+
+describe('iris chat -q', () => {
+  it('runs the tool loop and prints only the final answer on stdout', async () => {
+    await configure('approval_mode: off\n');
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'run_command', arguments: { command: 'echo from-the-shell' } }] }, { kind: 'text', deltas: ['The shell ', 'said hi.'] }, { kind: 'text', deltas: ['Shell greeting'] });
+    const result = await runIris(['chat', '-q', 'say hi through the shell'], { home, env: env() });
+    expect(result.stdout).toBe('The shell said hi.\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('  → run_command {"command":"echo from-the-shell"}\n');
+    const toolResult = (fake.requests[1]?.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toContain('from-the-shell');
+    expect(models()).toEqual(['main-m', 'main-m', 'main-m']); // the title slot is on auto
+    const usage = JSON.parse((await runIris(['usage', '--by', 'task', '--json'], { home })).stdout) as Array<{ key: string; calls: number }>;
+    expect(usage.map((r) => [r.key, r.calls]).sort()).toEqual([['main', 2], ['title_generation', 1]]);
+  });
+
+  it('denies a command in an unattended run under approval_mode manual, and tells the model', async () => {
+    await configure('approval_mode: manual\n');
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'run_command', arguments: { command: 'touch created-by-agent' } }] }, { kind: 'text', deltas: ['I could not run it.'] });
+    const result = await runIris(['chat', '-q', 'make a file'], { home, env: env() });
+    expect(result).toMatchObject({ code: 0, stdout: 'I could not run it.\n' });
+    expect(result.stderr).toContain('✗ not run: touch created-by-agent — approval_mode manual: no one to ask in an unattended run');
+    const toolResult = (fake.requests[1]?.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toMatch(/^command not run: approval_mode manual: no one to ask in an unattended run/);
+    await expect(readFile(join(workspace, 'created-by-agent'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('exits 1 with the error when the model call fails', async () => {
+    await configure();
+    fake.script('main-m', { kind: 'error', status: 400, body: { error: { message: 'bad request body', type: 'invalid_request_error' } } });
+    const result = await runIris(['chat', '-q', 'hi'], { home, env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('iris: error: openai (chat_completions) answered 400: bad request body\n');
+  });
+
+  it('uses --model for this run only', async () => {
+    await configure();
+    await runIris(['chat', '-q', 'hi', '--model', 'gpt-4.1'], { home, env: env() });
+    expect(models()[0]).toBe('gpt-4.1');
+    expect(parse(await readFile(join(home, 'config.yaml'), 'utf8')).model.default).toBe('main-m');
+  });
+});
+
+describe('iris chat (REPL on piped input)', () => {
+  it('chats, switches the session with /model, and writes config only with --global', async () => {
+    await configure();
+    const input = ['hello', '/model gpt-4.1', 'again', '/model gpt-5-mini --global', 'last', '/exit', ''].join('\n');
+    const result = await runIrisWithInput(['chat'], input, { home, env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('session now on openai · gpt-4.1\nnote: the prompt cache starts over');
+    expect(result.stdout).toContain('config.yaml: main model set to openai · gpt-5-mini (new sessions)');
+    expect(models()).toEqual(['main-m', 'main-m', 'gpt-4.1', 'gpt-5-mini']);
+    const config = await readFile(join(home, 'config.yaml'), 'utf8');
+    expect(config).toMatch(/^# mine\n/);
+    expect(parse(config).model).toEqual({ provider: 'openai', default: 'gpt-5-mini' });
+  });
+
+  it('answers /help and rejects an unknown model provider, keeping the session model', async () => {
+    await configure();
+    const result = await runIrisWithInput(['chat'], '/help\n/model x --provider acme\n/nope\n', { home, env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('/model <name-or-alias> [--provider <p>] [--global]');
+    expect(result.stdout).toContain('unknown provider "acme"; the session stays on openai · main-m');
+    expect(result.stdout).toContain('unknown command /nope; /help lists them');
+    expect(fake.requests).toEqual([]);
+  });
+});
+
+describe('approval in the REPL', () => {
+  it('asks before a command under approval_mode manual and runs it when allowed', async () => {
+    await configure('approval_mode: manual\n');
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'run_command', arguments: { command: 'touch allowed-file' } }] }, { kind: 'text', deltas: ['Made it.'] });
+    const result = await runIrisWithInput(['chat'], 'make a file\ny\n', { home, env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`  ? run \`touch allowed-file\` in ${workspace} [y/N] `);
+    expect(result.stdout).toContain('Made it.');
+    expect(await readFile(join(workspace, 'allowed-file'), 'utf8')).toBe('');
+  });
+});
