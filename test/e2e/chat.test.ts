@@ -113,3 +113,50 @@ describe('approval in the REPL', () => {
     expect(await readFile(join(workspace, 'allowed-file'), 'utf8')).toBe('');
   });
 });
+
+describe('smart approval and crashes', () => {
+  it('runs a command the approval slot scores low, and records the decision', async () => {
+    await configure('approval_mode: smart\nauxiliary:\n  approval: { provider: openai, model: judge-m }\n');
+    fake.script('judge-m', { kind: 'text', deltas: ['{"risk":"low","reason":"creates a file in the project"}'] });
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'run_command', arguments: { command: 'touch judged-file' } }] }, { kind: 'text', deltas: ['Done.'] });
+    const result = await runIris(['chat', '-q', 'make a file'], { home, env: env() });
+    expect(result).toMatchObject({ code: 0, stdout: 'Done.\n' });
+    expect(models().slice(0, 3)).toEqual(['main-m', 'judge-m', 'main-m']);
+    expect(await readFile(join(workspace, 'judged-file'), 'utf8')).toBe('');
+    const log = await readFile(join(home, 'logs', 'agent.log'), 'utf8');
+    expect(log).toContain('"command":"touch judged-file","approved":true,"by":"model"');
+  });
+
+  it('leaves a readable session when the process is killed mid-run', async () => {
+    await configure();
+    fake.script('main-m', { kind: 'hang', deltas: ['thinking…'] });
+    const { spawn } = await import('node:child_process');
+    const { IRIS_BIN, cleanEnv } = await import('../helpers/iris.js');
+    const child = spawn(process.execPath, [IRIS_BIN, 'chat', '-q', 'long task'], { env: cleanEnv({ IRIS_HOME: home, ...env() }), stdio: 'ignore' });
+    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    const { openSqliteStore } = await import('../../src/store/sqlite-store.js');
+    const store = await openSqliteStore(join(home, 'state.db'));
+    let id = '';
+    try {
+      const [session] = await store.listSessions();
+      expect(session).toMatchObject({ status: 'running', provider: 'openai', model: 'main-m' });
+      id = session!.id;
+      expect(await store.loadMessages(id)).toEqual([{ role: 'user', content: 'long task' }]);
+    } finally {
+      await store.close();
+    }
+    fake.script('main-m', { kind: 'text', deltas: ['resumed fine'] });
+    const resumed = await runIris(['chat', '-q', 'continue', '--session', id], { home, env: env() });
+    expect(resumed).toMatchObject({ code: 0, stdout: 'resumed fine\n' });
+    const after = await openSqliteStore(join(home, 'state.db'));
+    try {
+      expect(await after.getSession(id)).toMatchObject({ status: 'idle' });
+      expect((await after.loadMessages(id)).map((m) => m.content)).toEqual(['long task', 'continue', 'resumed fine']);
+    } finally {
+      await after.close();
+    }
+  });
+});
