@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, RiskAssessment } from '../tools/types.js';
-import { createApprover, decideApproval, type ApprovalInput, type ModelRiskScore } from './decide.js';
+import { decideApproval, type ApprovalInput, type ModelRiskScore } from './decide.js';
 import { assessCommand } from './patterns.js';
 
 const SAFE = 'npm test';
@@ -195,27 +195,5 @@ describe('decideApproval: smart', () => {
       by: 'policy',
       risk: { level: 'high', reasons: ['no approval model to score the command: counted as high risk'], source: 'default' },
     });
-  });
-});
-
-describe('createApprover', () => {
-  it('checks the patterns of each request and applies the policy', async () => {
-    const scored: string[] = [];
-    const approve = createApprover({
-      mode: 'smart',
-      interactive: false,
-      scoreWithModel: async (command) => {
-        scored.push(command);
-        return { ok: true, level: 'low', reason: 'harmless' };
-      },
-    });
-    expect(await approve({ command: SAFE, cwd: CWD })).toMatchObject({ approved: true, by: 'model' });
-    expect(await approve({ command: DANGEROUS, cwd: CWD })).toEqual({
-      approved: false,
-      reason: 'approval_mode smart: high risk (recursive delete (rm -r)); no one to ask in an unattended run',
-      by: 'policy',
-      risk: PATTERN_HIGH,
-    });
-    expect(scored).toEqual([SAFE]);
   });
 });

@@ -7,7 +7,7 @@
 // user is there and denied when not.
 import type { Config } from '../../config/schema.js';
 import type { ApprovalDecision, ApprovalRequest, RiskAssessment, RiskLevel } from '../tools/types.js';
-import { assessCommand, type CommandAssessment } from './patterns.js';
+import type { CommandAssessment } from './patterns.js';
 
 export type ApprovalMode = Config['approval_mode'];
 
@@ -93,14 +93,6 @@ async function ask(input: ApprovalInput, risk: RiskAssessment): Promise<Approval
     const message = err instanceof Error ? err.message : String(err);
     return { approved: false, reason: `could not ask the user: ${message}`, by: 'policy', risk };
   }
-}
-
-export type ApproverOptions = Omit<ApprovalInput, 'command' | 'cwd' | 'assessment'>;
-
-/** The `approve` a ToolContext needs: the policy above, with the patterns checked per command. */
-export function createApprover(options: ApproverOptions): (request: ApprovalRequest) => Promise<ApprovalDecision> {
-  return (request) =>
-    decideApproval({ ...options, command: request.command, cwd: request.cwd, assessment: assessCommand(request.command) });
 }
 
 function withReason(head: string, reason: string | undefined): string {
