@@ -41,7 +41,7 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): Tool {
 type Issue = z.core.$ZodIssue;
 
 /** zod/mini ships no message catalogue ("Invalid input"), so the model gets one written here. */
-export function describeIssue(issue: Issue, raw: Readonly<Record<string, unknown>>): string {
+function describeIssue(issue: Issue, raw: Readonly<Record<string, unknown>>): string {
   const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'arguments';
   switch (issue.code) {
     case 'invalid_type': {
