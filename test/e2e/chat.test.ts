@@ -160,3 +160,59 @@ describe('smart approval and crashes', () => {
     }
   });
 });
+
+describe('the tool loop through iris chat -q in every wire format', () => {
+  it.each([
+    ['openai', 'codex_responses', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '/v1' }],
+    ['anthropic', 'anthropic_messages', { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: '' }],
+    ['openai', 'chat_completions', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: '/v1' }],
+  ] as const)('%s %s', async (provider, apiMode, keys) => {
+    await writeFile(
+      join(home, 'config.yaml'),
+      `model: { provider: ${provider}, default: main-m, api_mode: ${apiMode} }\nagent: { workspace: ${workspace} }\napproval_mode: off\n`,
+      { mode: 0o600 },
+    );
+    await writeFile(join(workspace, 'notes.txt'), 'the answer is 42\n');
+    fake.script(
+      'main-m',
+      { kind: 'tool_calls', calls: [{ id: 'r1', name: 'read_file', arguments: { path: 'notes.txt' } }, { id: 'l1', name: 'list_files', arguments: {} }] },
+      { kind: 'tool_calls', calls: [{ id: 'w1', name: 'write_file', arguments: { path: 'out.txt', content: 'forty-two' } }] },
+      { kind: 'text', deltas: ['It is 42.'] },
+      { kind: 'text', deltas: ['Reading notes'] },
+    );
+    const childEnv = Object.fromEntries(Object.entries(keys).map(([k, v]) => [k, k.endsWith('BASE_URL') ? `${fake.url}${v}` : v]));
+    const result = await runIris(['chat', '-q', 'what is in notes.txt?'], { home, env: childEnv });
+    expect(result).toMatchObject({ code: 0, stdout: 'It is 42.\n' });
+    expect(await readFile(join(workspace, 'out.txt'), 'utf8')).toBe('forty-two');
+    const paths = fake.requests.map((r) => r.path);
+    expect(new Set(paths)).toEqual(new Set([{ chat_completions: '/v1/chat/completions', codex_responses: '/v1/responses', anthropic_messages: '/v1/messages' }[apiMode]]));
+    expect(JSON.stringify(fake.requests[1]?.body)).toContain('the answer is 42');
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('stops a one-shot run with exit 130 and keeps the session', async () => {
+    await configure();
+    fake.script('main-m', { kind: 'hang', deltas: ['partial answer'] });
+    const { spawn } = await import('node:child_process');
+    const { IRIS_BIN, cleanEnv } = await import('../helpers/iris.js');
+    const child = spawn(process.execPath, [IRIS_BIN, 'chat', '-q', 'slow'], { env: cleanEnv({ IRIS_HOME: home, ...env() }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(stdout).toBe('partial answer\n');
+    const { openSqliteStore } = await import('../../src/store/sqlite-store.js');
+    const store = await openSqliteStore(join(home, 'state.db'));
+    try {
+      const [session] = await store.listSessions();
+      expect(session?.status).toBe('interrupted');
+      expect((await store.loadMessages(session!.id)).map((m) => m.content)).toEqual(['slow', 'partial answer']);
+    } finally {
+      await store.close();
+    }
+  });
+});
