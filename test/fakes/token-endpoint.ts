@@ -345,10 +345,17 @@ export async function writeFakeCli(
   };
 }
 
-/** An http URL on loopback where nothing listens: connections are refused at once. */
+/**
+ * An http URL on loopback where nothing listens: connections are refused at once. It uses
+ * 127.0.0.2, where no fake of this suite ever listens (they all bind 127.0.0.1), so a port freed
+ * here cannot be taken over by a server another test starts in parallel.
+ */
 export async function closedPortUrl(): Promise<string> {
   const server = createHttpServer();
-  const port = await listen(server);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.2', () => resolve((server.address() as AddressInfo).port));
+  });
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.2:${port}`;
 }
