@@ -57,6 +57,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX usage_by_session ON usage (session_id);
     `,
   },
+  {
+    version: 2,
+    description: 'webhook inbox and dedup records',
+    sql: `
+      -- payload: the event's JSON object as received; route_snapshot: the route (no secret) as it
+      -- was at acceptance, so a later config change cannot change what an accepted event does.
+      CREATE TABLE webhook_events (
+        id INTEGER PRIMARY KEY,
+        route TEXT NOT NULL,
+        delivery_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        route_snapshot TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('accepted', 'running', 'done', 'delivered', 'failed')),
+        run_attempts INTEGER NOT NULL DEFAULT 0,
+        delivery_attempts INTEGER NOT NULL DEFAULT 0,
+        session_id TEXT,
+        output TEXT,
+        error TEXT,
+        received_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_events_by_state ON webhook_events (state, id);
+      CREATE INDEX webhook_events_by_route ON webhook_events (route, id);
+
+      CREATE TABLE webhook_dedup (
+        route TEXT NOT NULL,
+        delivery_id TEXT NOT NULL,
+        seen_at INTEGER NOT NULL,
+        PRIMARY KEY (route, delivery_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX webhook_dedup_by_seen_at ON webhook_dedup (seen_at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

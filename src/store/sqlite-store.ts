@@ -24,6 +24,7 @@ import { migrate, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './
 import { createPrivateFile, narrowToPrivate } from './private-file.js';
 import type { NewSession, SessionPatch, SessionRecord, SessionStatus, Store, UsageRecord } from './types.js';
 import { summarizeUsage, usageProblem } from './usage-queries.js';
+import { createSqliteWebhookInbox } from './webhook-inbox.js';
 
 export type SqliteStoreOptions = {
   /** How long a write waits for another process's lock before failing with 'busy'. */
@@ -265,6 +266,8 @@ function createSqliteStore(db: Db, path: string, now: () => number): Store {
       }),
 
     usageSummary: (options) => guarded(() => summarizeUsage(db, options)),
+
+    webhooks: createSqliteWebhookInbox(db, now, guarded),
 
     close: () =>
       guarded(() => {

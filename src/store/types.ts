@@ -1,7 +1,8 @@
-// The one Store interface: sessions, their messages, and usage. SQLite ($IRIS_HOME/state.db) is
-// the embedded default; a PostgreSQL implementation can sit behind the same interface later, so
-// every method is async.
+// The one Store interface: sessions, their messages, usage, and the webhook inbox. SQLite
+// ($IRIS_HOME/state.db) is the embedded default; a PostgreSQL implementation can sit behind the
+// same interface later, so every method is async.
 import type { Message } from '../providers/wire/types.js';
+import type { WebhookInbox } from './webhook-types.js';
 
 export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'failed';
 
@@ -69,5 +70,7 @@ export interface Store {
   loadMessages(sessionId: string): Promise<Message[]>;
   recordUsage(record: UsageRecord): Promise<void>;
   usageSummary(options: { readonly since?: number; readonly by: UsageGroupBy }): Promise<UsageRow[]>;
+  /** The gateway's durable inbox and dedup records. */
+  readonly webhooks: WebhookInbox;
   close(): Promise<void>;
 }

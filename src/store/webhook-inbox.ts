@@ -1,0 +1,140 @@
+// The webhook inbox on SQLite (see webhook-types.ts for the life of an event). Every state change
+// is one statement or one IMMEDIATE transaction, so a crash at any point leaves each event in
+// exactly one state.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { AcceptOutcome, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox } from './webhook-types.js';
+
+type Db = BetterSqlite3.Database;
+
+type EventRow = {
+  id: number;
+  route: string;
+  delivery_id: string;
+  event: string;
+  payload: string;
+  route_snapshot: string;
+  state: string;
+  run_attempts: number;
+  delivery_attempts: number;
+  session_id: string | null;
+  output: string | null;
+  error: string | null;
+  received_at: number;
+  updated_at: number;
+};
+
+function toRecord(row: EventRow): WebhookEventRecord {
+  return {
+    id: row.id,
+    route: row.route,
+    deliveryId: row.delivery_id,
+    event: row.event,
+    payload: row.payload,
+    routeSnapshot: row.route_snapshot,
+    state: row.state as WebhookEventState,
+    runAttempts: row.run_attempts,
+    deliveryAttempts: row.delivery_attempts,
+    sessionId: row.session_id,
+    output: row.output,
+    error: row.error,
+    receivedAt: row.received_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** `guarded` turns driver failures into StoreErrors naming the file (sqlite-store.ts). */
+export function createSqliteWebhookInbox(db: Db, now: () => number, guarded: <T>(work: () => T) => Promise<T>): WebhookInbox {
+  const statements = {
+    seen: db.prepare<[string, string, number], { one: number }>(
+      'SELECT 1 AS one FROM webhook_dedup WHERE route = ? AND delivery_id = ? AND seen_at >= ?',
+    ),
+    remember: db.prepare<[string, string, number]>(
+      `INSERT INTO webhook_dedup (route, delivery_id, seen_at) VALUES (?, ?, ?)
+       ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at`,
+    ),
+    insert: db.prepare(
+      `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at)
+       VALUES (@route, @deliveryId, @event, @payload, @routeSnapshot, 'accepted', @receivedAt, @receivedAt)`,
+    ),
+    oldestAccepted: db.prepare<[], EventRow>("SELECT * FROM webhook_events WHERE state = 'accepted' ORDER BY id LIMIT 1"),
+    claim: db.prepare<[number, number]>(
+      "UPDATE webhook_events SET state = 'running', run_attempts = run_attempts + 1, updated_at = ? WHERE id = ? AND state = 'accepted'",
+    ),
+    get: db.prepare<[number], EventRow>('SELECT * FROM webhook_events WHERE id = ?'),
+    setSession: db.prepare<[string, number, number]>('UPDATE webhook_events SET session_id = ?, updated_at = ? WHERE id = ?'),
+    finish: db.prepare<[string, number, number]>(
+      "UPDATE webhook_events SET state = 'done', output = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
+    ),
+    fail: db.prepare<[string, number, number]>("UPDATE webhook_events SET state = 'failed', error = ?, updated_at = ? WHERE id = ?"),
+    release: db.prepare<[number, number]>(
+      "UPDATE webhook_events SET state = 'accepted', run_attempts = max(run_attempts - 1, 0), updated_at = ? WHERE id = ? AND state = 'running'",
+    ),
+    recover: db.prepare<[number]>("UPDATE webhook_events SET state = 'accepted', updated_at = ? WHERE state = 'running'"),
+    pending: db.prepare<[], EventRow>("SELECT * FROM webhook_events WHERE state = 'done' ORDER BY id"),
+    delivered: db.prepare<[number, number, number]>(
+      "UPDATE webhook_events SET state = 'delivered', delivery_attempts = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'done'",
+    ),
+    deliveryFailed: db.prepare<[number, string, number, number]>(
+      "UPDATE webhook_events SET state = 'failed', delivery_attempts = ?, error = ?, updated_at = ? WHERE id = ? AND state = 'done'",
+    ),
+    prune: db.prepare<[number]>('DELETE FROM webhook_dedup WHERE seen_at < ?'),
+  };
+
+  const accept = db.transaction((event: NewWebhookEvent, dedupSince: number): AcceptOutcome => {
+    if (event.deduplicate) {
+      if (statements.seen.get(event.route, event.deliveryId, dedupSince)) return { status: 'duplicate' };
+      statements.remember.run(event.route, event.deliveryId, event.receivedAt);
+    }
+    const { route, deliveryId, event: name, payload, routeSnapshot, receivedAt } = event;
+    const info = statements.insert.run({ route, deliveryId, event: name, payload, routeSnapshot, receivedAt });
+    return { status: 'accepted', id: Number(info.lastInsertRowid) };
+  });
+
+  const claim = db.transaction((maxRunAttempts: number): EventRow | undefined => {
+    for (;;) {
+      const row = statements.oldestAccepted.get();
+      if (!row) return undefined;
+      const at = now();
+      if (row.run_attempts >= maxRunAttempts) {
+        // A poison event (one whose run keeps killing the process) must not block the queue.
+        statements.fail.run(`gave up after ${row.run_attempts} interrupted runs`, at, row.id);
+        continue;
+      }
+      statements.claim.run(at, row.id);
+      return statements.get.get(row.id);
+    }
+  });
+
+  return {
+    isDuplicate: (route, deliveryId, since) => guarded(() => statements.seen.get(route, deliveryId, since) !== undefined),
+    accept: (event, dedupSince) => guarded(() => accept.immediate(event, dedupSince)),
+    claimNextRun: (maxRunAttempts) =>
+      guarded(() => {
+        const row = claim.immediate(maxRunAttempts);
+        return row && toRecord(row);
+      }),
+    setSession: (id, sessionId) => guarded(() => void statements.setSession.run(sessionId, now(), id)),
+    finishRun: (id, output) => guarded(() => void statements.finish.run(output, now(), id)),
+    fail: (id, reason) => guarded(() => void statements.fail.run(reason, now(), id)),
+    releaseRun: (id) => guarded(() => void statements.release.run(now(), id)),
+    recoverInterrupted: () => guarded(() => statements.recover.run(now()).changes),
+    pendingDeliveries: () => guarded(() => statements.pending.all().map(toRecord)),
+    markDelivered: (id, attempts) => guarded(() => void statements.delivered.run(attempts, now(), id)),
+    markDeliveryFailed: (id, attempts, reason) => guarded(() => void statements.deliveryFailed.run(attempts, reason, now(), id)),
+    get: (id) =>
+      guarded(() => {
+        const row = statements.get.get(id);
+        return row && toRecord(row);
+      }),
+    list: (options = {}) =>
+      guarded(() => {
+        const limit = options.limit ?? -1;
+        const rows =
+          options.route === undefined
+            ? db.prepare<[number], EventRow>('SELECT * FROM webhook_events ORDER BY id DESC LIMIT ?').all(limit)
+            : db.prepare<[string, number], EventRow>('SELECT * FROM webhook_events WHERE route = ? ORDER BY id DESC LIMIT ?').all(options.route, limit);
+        return rows.map(toRecord);
+      }),
+    pruneDedup: (before) => guarded(() => statements.prune.run(before).changes),
+  };
+}

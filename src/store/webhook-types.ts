@@ -1,0 +1,80 @@
+// The webhook inbox: every accepted event, durably, with the state of its run and delivery, and
+// the dedup records of the 1-hour idempotency window. Part of the Store so that one gateway (or,
+// on PostgreSQL, several) shares them.
+//
+// An event moves accepted → running → done → delivered, or ends `failed` with a reason. A run
+// that was cut off (crash, kill -9, shutdown) goes back to `accepted` and runs again
+// (at-least-once); a `done` event is delivered from its stored output, never re-run.
+
+export const WEBHOOK_EVENT_STATES = ['accepted', 'running', 'done', 'delivered', 'failed'] as const;
+export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
+
+export type NewWebhookEvent = {
+  readonly route: string;
+  readonly deliveryId: string;
+  /** False for a timestamp id: such events are never deduplicated. */
+  readonly deduplicate: boolean;
+  readonly event: string;
+  /** The payload as JSON text (a JSON object). */
+  readonly payload: string;
+  /** The route as it was when the event was accepted (no secret), as JSON text. */
+  readonly routeSnapshot: string;
+  /** Epoch milliseconds. */
+  readonly receivedAt: number;
+};
+
+export type WebhookEventRecord = {
+  readonly id: number;
+  readonly route: string;
+  readonly deliveryId: string;
+  readonly event: string;
+  readonly payload: string;
+  readonly routeSnapshot: string;
+  readonly state: WebhookEventState;
+  readonly runAttempts: number;
+  readonly deliveryAttempts: number;
+  readonly sessionId: string | null;
+  readonly output: string | null;
+  /** Why the event failed (run or delivery), or the last delivery problem. */
+  readonly error: string | null;
+  readonly receivedAt: number;
+  readonly updatedAt: number;
+};
+
+export type AcceptOutcome = { readonly status: 'accepted'; readonly id: number } | { readonly status: 'duplicate' };
+
+export interface WebhookInbox {
+  /** Was (route, deliveryId) accepted at or after `since` (epoch ms)? */
+  isDuplicate(route: string, deliveryId: string, since: number): Promise<boolean>;
+  /**
+   * Writes the event and its dedup record in one transaction. The dedup check is repeated inside
+   * it, so two gateways racing on one delivery accept it once.
+   */
+  accept(event: NewWebhookEvent, dedupSince: number): Promise<AcceptOutcome>;
+  /**
+   * Takes the oldest accepted event for a run (→ running, one more run attempt). Events that have
+   * used `maxRunAttempts` already are failed instead of being handed out again.
+   */
+  claimNextRun(maxRunAttempts: number): Promise<WebhookEventRecord | undefined>;
+  /** Links the run's session as soon as it exists, so a crash leaves the trail. */
+  setSession(id: number, sessionId: string): Promise<void>;
+  /** running → done, with the output to deliver. */
+  finishRun(id: number, output: string): Promise<void>;
+  /** → failed, with the reason. */
+  fail(id: number, reason: string): Promise<void>;
+  /** running → accepted without counting the attempt (an orderly shutdown). */
+  releaseRun(id: number): Promise<void>;
+  /** Every running event → accepted (the process that ran them is gone); returns how many. */
+  recoverInterrupted(): Promise<number>;
+  /** Events whose run finished and whose delivery has not completed, oldest first. */
+  pendingDeliveries(): Promise<WebhookEventRecord[]>;
+  /** done → delivered. */
+  markDelivered(id: number, attempts: number): Promise<void>;
+  /** Records a delivery that gave up (→ failed, output kept). */
+  markDeliveryFailed(id: number, attempts: number, reason: string): Promise<void>;
+  get(id: number): Promise<WebhookEventRecord | undefined>;
+  /** Newest first. */
+  list(options?: { readonly route?: string; readonly limit?: number }): Promise<WebhookEventRecord[]>;
+  /** Deletes dedup records older than `before`; returns how many. Keeps the table bounded. */
+  pruneDedup(before: number): Promise<number>;
+}
