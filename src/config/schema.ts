@@ -77,9 +77,11 @@ const auxiliary = z.prefault(
 
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-export const ROUTE_NAME_PATTERN = describePattern(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and -');
+// Route names end up in URLs (/webhooks/<name>) and session sources: lowercase only, so two
+// spellings can never name one route.
+export const ROUTE_NAME_PATTERN = describePattern(/^[a-z0-9_-]{1,64}$/, 'lowercase letters, digits, _ and - (at most 64)');
 
-const webhookRoute = z.looseObject({
+export const webhookRouteSchema = z.looseObject({
   enabled: z._default(z.boolean(), true),
   secret: z.optional(z.string()),
   events: z._default(z.array(z.string()), () => []),
@@ -103,8 +105,10 @@ const webhookPlatform = z.prefault(
         secret: z._default(z.string(), ''),
         rate_limit: z._default(z.int().check(z.positive()), 30),
         max_body_bytes: z._default(z.int().check(z.positive()), 1048576),
+        /** Agent runs at once; more accepted events wait in the inbox. */
+        concurrency: z._default(z.int().check(z.positive(), z.lte(64)), 4),
         routes: z._default(
-          z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRoute),
+          z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRouteSchema),
           emptyMap,
         ),
       }),
@@ -159,7 +163,7 @@ export const configSchema = z.looseObject({
 export type Config = z.output<typeof configSchema>;
 export type ModelMapping = z.output<typeof modelMapping>;
 export type FallbackEntry = z.output<typeof fallbackEntry>;
-export type WebhookRoute = z.output<typeof webhookRoute>;
+export type WebhookRoute = z.output<typeof webhookRouteSchema>;
 
 /**
  * Words for the `(allowed: …)` part of a problem, where the schema alone would not say what a
@@ -176,6 +180,6 @@ export const ALLOWED_TEXT: ReadonlyArray<{ path: string; kind: 'key' | 'value'; 
   {
     path: 'platforms.webhook.extra.routes.*',
     kind: 'key',
-    text: 'route names made of letters, digits, _ and -',
+    text: 'route names made of lowercase letters, digits, _ and - (at most 64)',
   },
 ];

@@ -20,6 +20,7 @@ describe('validateConfig defaults', () => {
         secret: '',
         rate_limit: 30,
         max_body_bytes: 1048576,
+        concurrency: 4,
         routes: {},
       },
     });
@@ -150,7 +151,7 @@ describe('validateConfig problems', () => {
       },
     });
     expect(result.problems.map(formatProblem)).toEqual([
-      'platforms.webhook.extra.routes.bad name: is not a valid name (allowed: route names made of letters, digits, _ and -)',
+      'platforms.webhook.extra.routes.bad name: is not a valid name (allowed: route names made of lowercase letters, digits, _ and - (at most 64))',
       'platforms.webhook.extra.routes.pr.deliver: "fax" is not valid (allowed: log, forge_comment, sms, telegram, discord, slack, signal)',
     ]);
     expect(Object.keys(result.config.platforms.webhook.extra.routes)).toEqual(['pr']);

@@ -1,0 +1,70 @@
+// Turns a webhook body into the payload object, or the exact message of the 400 answer
+// (DECISIONS.md step 6). JSON, or GitHub's form encoding whose `payload` field holds the JSON.
+import type { Buffer } from 'node:buffer';
+import { TextDecoder } from 'node:util';
+
+export type PayloadError =
+  | 'Body is not valid UTF-8'
+  | 'Missing payload field'
+  | 'Malformed JSON'
+  | 'Payload must be a JSON object'
+  | 'Payload is nested too deeply';
+
+export type ParsePayloadResult =
+  /** `json`: the payload's JSON text as received (for the inbox; no re-serialising). */
+  | { readonly ok: true; readonly payload: Record<string, unknown>; readonly json: string }
+  | { readonly ok: false; readonly error: PayloadError };
+
+/**
+ * Deepest nesting accepted. Real payloads stay under ~10 levels; JSON.parse accepts far more
+ * than JSON.stringify can print back (which throws past a few thousand), and the payload is stored
+ * and rendered as JSON text, so a deeper body is refused here rather than failing later.
+ */
+export const MAX_PAYLOAD_DEPTH = 100;
+
+const FORM = 'application/x-www-form-urlencoded';
+// fatal: invalid bytes throw instead of becoming U+FFFD; a leading BOM is stripped (ignoreBOM false).
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Iterative, so a hostile body cannot overflow the stack here either. */
+function tooDeep(root: unknown): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_PAYLOAD_DEPTH) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export function parsePayload(raw: Buffer, contentType: string | undefined): ParsePayloadResult {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    return { ok: false, error: 'Body is not valid UTF-8' };
+  }
+  if (mediaType(contentType) === FORM) {
+    const field = new URLSearchParams(text).get('payload');
+    if (field === null) return { ok: false, error: 'Missing payload field' };
+    text = field;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'Malformed JSON' };
+  }
+  if (!isObject(value)) return { ok: false, error: 'Payload must be a JSON object' };
+  if (tooDeep(value)) return { ok: false, error: 'Payload is nested too deeply' };
+  return { ok: true, payload: value, json: text };
+}

@@ -1,0 +1,61 @@
+// Is a webhook request signed by someone who knows the route's secret? HMAC-SHA256 of the raw body
+// (GitHub and friends) or a plain token (GitLab-style hosts), per DECISIONS.md step 5. Also the
+// project's one constant-time comparison, `safeEqual`.
+import { Buffer } from 'node:buffer';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { headerValue, type HeaderBag } from './headers.js';
+
+/** A secret with this exact value turns verification off (loopback-only; the gateway checks that). */
+export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
+
+export type VerifyScheme = 'hmac' | 'token' | 'insecure';
+
+export type VerifyResult =
+  | { readonly ok: true; readonly scheme: VerifyScheme }
+  | { readonly ok: false; readonly reason: 'missing' | 'mismatch' };
+
+const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
+const TOKEN_HEADERS = ['x-alt-forge-token', 'x-gitlab-token'] as const;
+
+/**
+ * Constant-time equality. Both sides are hashed first, so inputs of different lengths neither throw
+ * (as `timingSafeEqual` would) nor reveal their length through an early return.
+ */
+export function safeEqual(a: string | Buffer, b: string | Buffer): boolean {
+  const digest = (value: string | Buffer) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** The `X-Hub-Signature-256` value for a body: `sha256=<hex HMAC-SHA256>`. */
+export function signBody(rawBody: Buffer | string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+/**
+ * A signature header, when present, alone decides; else a token header alone decides. Neither is
+ * `missing`. An empty secret never verifies: it would make any token of '' (or any HMAC keyed
+ * with '') pass, and the caller is meant to have refused such a route already.
+ */
+export function verifyRequest(headers: HeaderBag, rawBody: Buffer, secret: string): VerifyResult {
+  if (secret === INSECURE_NO_AUTH) return { ok: true, scheme: 'insecure' };
+  if (secret === '') return { ok: false, reason: 'mismatch' };
+
+  const signature = headerValue(headers, 'x-hub-signature-256');
+  if (signature !== undefined) {
+    const hex = SIGNATURE.exec(signature)?.[1];
+    if (hex === undefined) return { ok: false, reason: 'mismatch' };
+    const expected = createHmac('sha256', secret).update(rawBody).digest();
+    return safeEqual(Buffer.from(hex, 'hex'), expected)
+      ? { ok: true, scheme: 'hmac' }
+      : { ok: false, reason: 'mismatch' };
+  }
+
+  const token = headerValue(headers, TOKEN_HEADERS[0]) ?? headerValue(headers, TOKEN_HEADERS[1]);
+  if (token === undefined) return { ok: false, reason: 'missing' };
+  // HTTP strips a header value's surrounding spaces, so a secret with them could never match
+  // as sent: compare against the trimmed secret, and a blank one verifies nothing.
+  const expected = secret.trim();
+  return expected !== '' && safeEqual(token, expected)
+    ? { ok: true, scheme: 'token' }
+    : { ok: false, reason: 'mismatch' };
+}
