@@ -25,6 +25,8 @@ export type AgentDeps = {
   readonly tools: readonly Tool[];
   readonly workspaceRoot: string;
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Added to the system prompt (a webhook run's rules and its skill). */
+  readonly instructions?: string;
 };
 
 export type AgentSession = {
@@ -111,7 +113,7 @@ export function createAgent(deps: AgentDeps) {
   }
 
   function overBudget(session: AgentSession): boolean {
-    const tokens = estimateTokens(session.messages, systemPrompt(deps.workspaceRoot, definitions));
+    const tokens = estimateTokens(session.messages, systemPrompt(deps.workspaceRoot, definitions, deps.instructions));
     return overThreshold(tokens, contextLength(session), deps.config.compression.threshold);
   }
 
@@ -189,7 +191,7 @@ export function createAgent(deps: AgentDeps) {
     await deps.store.updateSession(session.record.id, { status: 'running' });
     await append(session, { role: 'user', content: userText });
     const firstExchange = session.record.title === null;
-    const system = systemPrompt(deps.workspaceRoot, definitions);
+    const system = systemPrompt(deps.workspaceRoot, definitions, deps.instructions);
     let text = '';
     let iterations = 0;
     const finish = async (result: TurnResult): Promise<TurnResult> => {

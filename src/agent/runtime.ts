@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
-import { callModel, snapshotRoutes } from '../routing/call-model.js';
+import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
@@ -27,6 +27,12 @@ export type AgentRuntimeOptions = {
   readonly askUser?: AskUser;
   /** Called with every approval decision, for the UI or the log. */
   readonly onApproval?: (request: ApprovalRequest, decision: ApprovalDecision) => void;
+  /** Added to the system prompt. */
+  readonly instructions?: string;
+  /** An open store to share (the gateway's); the runtime then leaves closing it to the owner. */
+  readonly store?: Store;
+  /** Shared routing wiring (one agent.log, one api-mode memory per process). */
+  readonly routing?: RoutingDeps;
 };
 
 export type AgentRuntime = { readonly agent: Agent; readonly store: Store; readonly workspace: string; close(): Promise<void> };
@@ -38,8 +44,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env } }));
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
-  const store = await openSqliteStore(paths.statePath);
-  const routing = createRoutingDeps(paths, env);
+  const store = options.store ?? (await openSqliteStore(paths.statePath));
+  const routing = options.routing ?? createRoutingDeps(paths, env);
   // Approval scoring is a side-job of the process, not of one session: the config's routes.
   const approvalRoutes = snapshotRoutes(config, env);
 
@@ -65,6 +71,16 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return decision;
   };
 
-  const agent = createAgent({ store, config, env, paths, routing, tools: selected.tools, workspaceRoot: workspace, approve });
-  return { agent, store, workspace, close: () => store.close() };
+  const agent = createAgent({
+    store,
+    config,
+    env,
+    paths,
+    routing,
+    tools: selected.tools,
+    workspaceRoot: workspace,
+    approve,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+  });
+  return { agent, store, workspace, close: () => (options.store ? Promise.resolve() : store.close()) };
 }

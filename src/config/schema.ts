@@ -105,6 +105,8 @@ const webhookPlatform = z.prefault(
         secret: z._default(z.string(), ''),
         rate_limit: z._default(z.int().check(z.positive()), 30),
         max_body_bytes: z._default(z.int().check(z.positive()), 1048576),
+        /** Seconds a client has to send a whole body before it gets a 408. */
+        body_timeout: z._default(seconds(), 30),
         /** Agent runs at once; more accepted events wait in the inbox. */
         concurrency: z._default(z.int().check(z.positive(), z.lte(64)), 4),
         routes: z._default(

@@ -20,6 +20,7 @@ describe('validateConfig defaults', () => {
         secret: '',
         rate_limit: 30,
         max_body_bytes: 1048576,
+        body_timeout: 30,
         concurrency: 4,
         routes: {},
       },

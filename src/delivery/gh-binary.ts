@@ -1,0 +1,133 @@
+// Finding and running the GitHub CLI: execFile, never a shell, always with a timeout, the body on
+// stdin (never in argv, where `ps` would show it), output capped, and an environment that keeps
+// what gh needs to sign in while dropping every other credential of the service.
+//
+// This file reports what happened to the process; what that means for a delivery is decided in
+// forge-comment.ts.
+import { execFile } from 'node:child_process';
+import type { ExecFileException } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import type { Env } from '../config/home.js';
+import { buildChildEnv } from '../agent/tools/terminal/child-env.js';
+
+/** Per stream. `gh pr comment` prints one URL; anything near this is not gh behaving as expected. */
+export const GH_OUTPUT_CAP_BYTES = 64 * 1024;
+
+/** How long after the kill we still wait for the pipes to close before giving up on them. */
+const PIPE_GRACE_MS = 2_000;
+
+/** gh's own credentials and settings, secret-named or not, which the generic policy would strip. */
+const GH_AUTH_NAMES = ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN'] as const;
+
+/** Debug switches make gh print every request, which would overflow the cap and fill our logs. */
+const GH_DROPPED_NAMES = ['GH_DEBUG', 'DEBUG'] as const;
+
+/** A daemon has nobody to answer a prompt, and the update check is a network call per run. */
+const GH_FIXED_ENV = { GH_PROMPT_DISABLED: '1', GH_NO_UPDATE_NOTIFIER: '1' } as const;
+
+export function ghBinary(env: Env): string {
+  return env.IRIS_GH_BIN?.trim() || 'gh';
+}
+
+export function buildGhEnv(env: Env): NodeJS.ProcessEnv {
+  const out = buildChildEnv(env);
+  for (const name of GH_AUTH_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') out[name] = value;
+  }
+  for (const name of GH_DROPPED_NAMES) delete out[name];
+  return { ...out, ...GH_FIXED_ENV };
+}
+
+export type GhRunRequest = {
+  readonly bin: string;
+  readonly args: readonly string[];
+  readonly stdin: string;
+  /** The child's whole environment (see `buildGhEnv`); its PATH is where a bare `gh` is looked up. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Default: the temp directory, so no checkout's files are in reach of the run. */
+  readonly cwd?: string;
+};
+
+export type GhRun =
+  | { readonly kind: 'exited'; readonly exitCode: number; readonly stdout: string; readonly stderr: string }
+  /** The binary could not be started (ENOENT, EACCES, …). */
+  | { readonly kind: 'not_started'; readonly errno: string; readonly message: string }
+  | { readonly kind: 'timeout'; readonly stderr: string }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'output_overflow'; readonly stderr: string }
+  /** Ended by a signal Iris did not send. */
+  | { readonly kind: 'killed'; readonly signal: string; readonly stderr: string };
+
+export function runGh(request: GhRunRequest): Promise<GhRun> {
+  if (request.signal?.aborted) return Promise.resolve({ kind: 'cancelled' });
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const settle = (run: GhRun): void => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      resolve(run);
+    };
+
+    const child = execFile(
+      request.bin,
+      [...request.args],
+      {
+        env: request.env,
+        cwd: request.cwd ?? tmpdir(),
+        // No `timeout` option: the timer below marks its own kill, so a timeout is told apart
+        // from a kill by anyone else.
+        ...(request.signal ? { signal: request.signal } : {}),
+        killSignal: 'SIGKILL',
+        maxBuffer: GH_OUTPUT_CAP_BYTES,
+        windowsHide: true,
+        encoding: 'utf8',
+      },
+      (error, stdout, stderr) => settle(describeRun(error, stdout, stderr, timedOut, request.signal)),
+    );
+    // gh exits before reading stdin when it is not signed in; the write then fails with EPIPE,
+    // which is not the failure worth reporting (the exit code is).
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(request.stdin);
+
+    // gh keeps no state worth a graceful exit, so a stuck run is killed outright.
+    const timeoutMs = Math.max(1, request.timeoutMs);
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, timeoutMs),
+    );
+    // A wrapper script that did not `exec` gh leaves gh holding our pipes after the wrapper died;
+    // stop waiting for them rather than outlive the timeout.
+    timers.push(
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        settle({ kind: 'timeout', stderr: '' });
+      }, timeoutMs + PIPE_GRACE_MS),
+    );
+  });
+}
+
+function describeRun(
+  error: ExecFileException | null,
+  stdout: string,
+  stderr: string,
+  timedOut: boolean,
+  signal: AbortSignal | undefined,
+): GhRun {
+  if (!error) return { kind: 'exited', exitCode: 0, stdout, stderr };
+  if (signal?.aborted) return { kind: 'cancelled' };
+  if (timedOut) return { kind: 'timeout', stderr };
+  const code: unknown = error.code;
+  if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return { kind: 'output_overflow', stderr };
+  if (typeof code === 'number') return { kind: 'exited', exitCode: code, stdout, stderr };
+  if (typeof code === 'string') return { kind: 'not_started', errno: code, message: error.message };
+  return { kind: 'killed', signal: error.signal ?? 'unknown', stderr };
+}

@@ -1,0 +1,144 @@
+// The webhook listener's request handler: GET /health and POST /webhooks/<route>, in exactly the
+// order DECISIONS.md fixes (unknown route → disabled → size → secret → signature → JSON → event →
+// filters → delivery id → duplicate → rate limit → durable write → 202). The rules themselves are
+// the pure functions beside this file; this module only sequences them and does the I/O.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebhookInbox } from '../store/webhook-types.js';
+import { matchesFilters } from './filters.js';
+import { deliveryIdOf, eventNameOf } from './headers.js';
+import { parsePayload } from './parse-payload.js';
+import type { SlidingWindowLimiter } from './rate-limit.js';
+import { declaredTooLarge, readBody, TOO_LARGE } from './read-body.js';
+import { routeSnapshot, type ResolvedRoute } from './routes.js';
+import { verifyRequest } from './verify.js';
+
+export const DEDUP_WINDOW_MS = 3_600_000;
+const WEBHOOK_PATH = /^\/webhooks\/([^/]*)$/;
+
+export type ListenerLog = {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+};
+
+export type ListenerDeps = {
+  /** The routes as they are now (subscriptions change while the listener runs). */
+  readonly routes: () => ReadonlyMap<string, ResolvedRoute>;
+  readonly inbox: WebhookInbox;
+  readonly limiter: SlidingWindowLimiter;
+  readonly rateLimit: number;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly nowMs: () => number;
+  readonly log: ListenerLog;
+  /** Told about each accepted event (the worker pool wakes up). */
+  readonly onAccepted: (id: number) => void;
+};
+
+function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** A refusal sent before the body was read: the connection closes, so the body is never read. */
+function refuseUnread(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  send(res, status, body, { connection: 'close', ...headers });
+}
+
+function decodeRouteName(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createWebhookHandler(deps: ListenerDeps) {
+  async function receive(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+    // 1–2: the route, before a byte of the body is read.
+    const route = deps.routes().get(name);
+    if (!route) return refuseUnread(res, 404, { error: `Unknown route: ${name}` });
+    if (!route.enabled) return refuseUnread(res, 403, { error: 'Route disabled' });
+    // 3: size and time.
+    if (declaredTooLarge(req, deps.maxBodyBytes)) return refuseUnread(res, 413, { error: TOO_LARGE });
+    const body = await readBody(req, deps.maxBodyBytes, deps.bodyTimeoutMs);
+    if (!body.ok) {
+      if (!body.clientGone) deps.log.warn({ route: name, status: body.status }, `webhook body refused: ${body.error}`);
+      return refuseUnread(res, body.status, { error: body.error });
+    }
+    // 4–5: who sent it.
+    if (route.secret === '') return send(res, 403, { error: 'Route has no secret' });
+    const verified = verifyRequest(req.headers, body.body, route.secret);
+    if (!verified.ok) {
+      deps.log.warn({ route: name, reason: verified.reason, remote: req.socket.remoteAddress }, 'webhook signature refused');
+      return send(res, 401, { error: 'Invalid signature' });
+    }
+    // 6–8: what it is.
+    const parsed = parsePayload(body.body, req.headers['content-type']);
+    if (!parsed.ok) return send(res, 400, { error: parsed.error });
+    const event = eventNameOf(req.headers, parsed.payload);
+    if (route.events.length > 0 && !route.events.includes(event)) {
+      deps.log.debug({ route: name, event }, 'webhook event ignored (not in the route\'s events)');
+      return send(res, 200, { status: 'ignored', event });
+    }
+    if (!matchesFilters(route.filters, parsed.payload)) {
+      deps.log.debug({ route: name, event }, 'webhook event ignored (filters)');
+      return send(res, 200, { status: 'ignored', event, reason: 'filter' });
+    }
+    // 9–11: once, and not too often.
+    const now = deps.nowMs();
+    const delivery = deliveryIdOf(req.headers, now);
+    const dedupSince = now - DEDUP_WINDOW_MS;
+    let duplicate: boolean;
+    try {
+      duplicate = delivery.deduplicate && (await deps.inbox.isDuplicate(name, delivery.id, dedupSince));
+    } catch (err) {
+      deps.log.error({ route: name, err: (err as Error).message }, 'webhook store unavailable');
+      return send(res, 503, { error: 'Storage unavailable' });
+    }
+    if (duplicate) {
+      deps.log.info({ route: name, event, delivery_id: delivery.id }, 'webhook duplicate delivery');
+      return send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
+    }
+    const quota = deps.limiter.take(name, deps.rateLimit);
+    if (!quota.ok) {
+      deps.log.warn({ route: name, event, delivery_id: delivery.id }, 'webhook rate limit exceeded');
+      return send(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': String(quota.retryAfterSeconds) });
+    }
+    // 12: durably, then the answer.
+    try {
+      const outcome = await deps.inbox.accept(
+        { route: name, deliveryId: delivery.id, deduplicate: delivery.deduplicate, event, payload: parsed.json, routeSnapshot: routeSnapshot(route), receivedAt: now },
+        dedupSince,
+      );
+      if (outcome.status === 'duplicate') return send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
+      deps.log.info({ route: name, event, delivery_id: delivery.id, id: outcome.id }, 'webhook accepted');
+      send(res, 202, { status: 'accepted', route: name, event, delivery_id: delivery.id });
+      deps.onAccepted(outcome.id);
+    } catch (err) {
+      deps.log.error({ route: name, err: (err as Error).message }, 'webhook store unavailable; event not accepted');
+      send(res, 503, { error: 'Storage unavailable' });
+    }
+  }
+
+  return function handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    if (path === '/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuseUnread(res, 405, { error: 'Method not allowed' }, { allow: 'GET, HEAD' });
+      return send(res, 200, { status: 'ok', platform: 'webhook' });
+    }
+    const match = WEBHOOK_PATH.exec(path);
+    if (!match) return refuseUnread(res, 404, { error: 'Not found' });
+    if (req.method !== 'POST') return refuseUnread(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
+    const name = decodeRouteName(match[1]!);
+    if (name === undefined) return refuseUnread(res, 404, { error: `Unknown route: ${match[1]}` });
+    receive(req, res, name).catch((err: unknown) => {
+      // A bug, not an expected failure: answer it as one, and keep serving.
+      deps.log.error({ route: name, err: err instanceof Error ? err.stack : String(err) }, 'webhook handler failed');
+      send(res, 500, { error: 'Internal error' });
+    });
+  };
+}

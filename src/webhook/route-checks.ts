@@ -1,0 +1,53 @@
+// What makes a route unusable, found before the gateway starts (or before a subscription is
+// saved) rather than on the first event: no secret, the insecure switch off loopback, a delivery
+// target that cannot work. Pure: the gateway refuses to start when any of these is found.
+import { isIP } from 'node:net';
+import { validateForgeTarget } from '../delivery/forge-comment.js';
+import type { ResolvedRoute } from './routes.js';
+import { INSECURE_NO_AUTH } from './verify.js';
+
+const CHAT_AND_SMS = new Set(['sms', 'telegram', 'discord', 'slack', 'signal']);
+
+/** localhost, 127.0.0.0/8 and ::1: the only hosts an unauthenticated listener may bind. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  if (isIP(bare) === 6) return bare === '::1' || bare === '0:0:0:0:0:0:0:1' || /^::ffff:127\./i.test(bare);
+  return false;
+}
+
+const hasPlaceholder = (value: string) => /\{[A-Za-z0-9_.]+\}/.test(value);
+
+/** Problems of one route, each a sentence naming the route and the fix. Disabled routes have none. */
+export function routeProblems(route: ResolvedRoute, host: string): string[] {
+  if (!route.enabled) return [];
+  const where = route.source === 'config' ? `platforms.webhook.extra.routes.${route.name}` : `subscription ${route.name}`;
+  const problems: string[] = [];
+  if (route.secret === '') {
+    problems.push(
+      route.source === 'config'
+        ? `route "${route.name}" has no secret: set ${where}.secret or platforms.webhook.extra.secret`
+        : `route "${route.name}" has no secret: subscribe it again (a secret is generated when none is given)`,
+    );
+  } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
+    problems.push(
+      `route "${route.name}" uses INSECURE_NO_AUTH, which is only allowed on a loopback host (listening on ${host}); set platforms.webhook.extra.host to 127.0.0.1 or give the route a real secret`,
+    );
+  }
+  if (CHAT_AND_SMS.has(route.deliver)) {
+    problems.push(`route "${route.name}" delivers to ${route.deliver}: platform not enabled (chat platforms and sms are not available yet; use log or forge_comment)`);
+  }
+  if (route.deliver === 'forge_comment') {
+    const extra = Object.fromEntries(Object.entries(route.deliver_extra).map(([key, value]) => [key, String(value)]));
+    const missing = ['repo', 'pr_number'].filter((key) => !extra[key]);
+    if (missing.length > 0) {
+      problems.push(`route "${route.name}" delivers a forge_comment but ${where}.deliver_extra has no ${missing.join(' and ')} (for example repo: "{repository.full_name}", pr_number: "{number}")`);
+    } else if (!hasPlaceholder(extra.repo!) && !hasPlaceholder(extra.pr_number!)) {
+      // Fixed values can be checked now; templated ones only when an event fills them in.
+      const target = validateForgeTarget(extra);
+      if (!target.ok) problems.push(`route "${route.name}": ${target.error}`);
+    }
+  }
+  return problems;
+}

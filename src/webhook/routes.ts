@@ -1,0 +1,85 @@
+// The routes a listener serves: the static ones of config.yaml and the dynamic subscriptions,
+// each with its effective secret (the route's own, else `extra.secret`). A static route wins a
+// name clash, so a subscription can never take over a route someone configured by hand.
+import * as z from 'zod/mini';
+import type { Config, WebhookRoute } from '../config/schema.js';
+import { DELIVER_TARGETS, webhookRouteSchema } from '../config/schema.js';
+
+export type RouteSource = 'config' | 'subscription';
+
+// Spelled out: the route schema is a loose object, whose index signature `Omit` would keep alone.
+export type ResolvedRoute = Pick<WebhookRoute, 'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'deliver' | 'deliver_extra'> & {
+  readonly name: string;
+  readonly source: RouteSource;
+  /** The effective secret; '' when neither the route nor `extra.secret` has one. */
+  readonly secret: string;
+};
+
+export type RouteTable = {
+  readonly routes: ReadonlyMap<string, ResolvedRoute>;
+  /** Subscriptions hidden by a static route of the same name. */
+  readonly shadowed: readonly string[];
+};
+
+export function resolveRoutes(config: Readonly<Config>, subscriptions: Readonly<Record<string, WebhookRoute>>): RouteTable {
+  const extra = config.platforms.webhook.extra;
+  const routes = new Map<string, ResolvedRoute>();
+  const add = (name: string, route: WebhookRoute, source: RouteSource) =>
+    routes.set(name, {
+      name,
+      source,
+      secret: route.secret || extra.secret,
+      enabled: route.enabled,
+      events: route.events,
+      filters: route.filters,
+      ...(route.prompt !== undefined ? { prompt: route.prompt } : {}),
+      skills: route.skills,
+      deliver: route.deliver,
+      deliver_extra: route.deliver_extra,
+    });
+  for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) add(name, route, 'config');
+  const shadowed: string[] = [];
+  for (const [name, route] of Object.entries(subscriptions)) {
+    if (routes.has(name)) shadowed.push(name);
+    else add(name, route, 'subscription');
+  }
+  return { routes, shadowed };
+}
+
+// What an accepted event keeps of its route: enough to run and deliver it later, never the secret.
+const routeSnapshotSchema = z.object({
+  name: z.string(),
+  source: z.enum(['config', 'subscription']),
+  prompt: z.optional(z.string()),
+  skills: z.array(z.string()),
+  deliver: z.enum(DELIVER_TARGETS),
+  deliver_extra: z.record(z.string(), z.union([z.string(), z.number()])),
+});
+
+export type RouteSnapshot = z.output<typeof routeSnapshotSchema>;
+
+export function routeSnapshot(route: ResolvedRoute): string {
+  const snapshot: RouteSnapshot = {
+    name: route.name,
+    source: route.source,
+    ...(route.prompt !== undefined ? { prompt: route.prompt } : {}),
+    skills: [...route.skills],
+    deliver: route.deliver,
+    deliver_extra: { ...route.deliver_extra },
+  };
+  return JSON.stringify(snapshot);
+}
+
+export function parseRouteSnapshot(text: string): { ok: true; snapshot: RouteSnapshot } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'the stored route is not JSON' };
+  }
+  const parsed = routeSnapshotSchema.safeParse(value);
+  return parsed.success ? { ok: true, snapshot: parsed.data } : { ok: false, error: `the stored route is unreadable: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+}
+
+/** The schema of one route, for subscriptions read back from disk. */
+export { webhookRouteSchema };

@@ -1,0 +1,152 @@
+// Dynamic webhook subscriptions (`iris webhook subscribe`): $IRIS_HOME/webhook_subscriptions.json,
+// owner-only because it holds secrets, written atomically under a lock like config.yaml. A
+// running gateway notices a change by the file's identity (see createSubscriptionReader), so a new
+// subscription answers at once, without a restart.
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { writeFileAtomic } from '../config/atomic-write.js';
+import { withFileLock } from '../config/file-lock.js';
+import type { HomePaths } from '../config/home.js';
+import { errnoMessage, fail, type Result } from '../config/result.js';
+import { ROUTE_NAME_PATTERN, type WebhookRoute } from '../config/schema.js';
+import { webhookRouteSchema } from './routes.js';
+
+export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
+const FORMAT_VERSION = 1;
+
+export function subscriptionsPath(paths: HomePaths): string {
+  return join(paths.dir, SUBSCRIPTIONS_FILE);
+}
+
+export type Subscription = WebhookRoute & { readonly secret: string; readonly created_at: string };
+
+const subscriptionSchema = z.extend(webhookRouteSchema, {
+  secret: z.string().check(z.minLength(1)),
+  created_at: z.string(),
+});
+
+export type SubscriptionFile = {
+  readonly subscriptions: Readonly<Record<string, Subscription>>;
+  /** Entries that could not be read, as sentences; they are left out, never lost from the file. */
+  readonly problems: readonly string[];
+};
+
+/** Reads the file's text; a missing file is an empty set. */
+export function parseSubscriptions(text: string | undefined, path: string): SubscriptionFile {
+  if (text === undefined || text.trim() === '') return { subscriptions: {}, problems: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { subscriptions: {}, problems: [`${path} is not valid JSON; no subscription is served until it is fixed`] };
+  }
+  const entries = (data as { subscriptions?: unknown } | null)?.subscriptions;
+  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
+    return { subscriptions: {}, problems: [`${path} has no "subscriptions" object; no subscription is served until it is fixed`] };
+  }
+  const subscriptions: Record<string, Subscription> = {};
+  const problems: string[] = [];
+  for (const [name, entry] of Object.entries(entries)) {
+    if (!ROUTE_NAME_PATTERN.test(name)) {
+      problems.push(`${path}: "${name}" is not a valid route name (lowercase letters, digits, _ and -); it is ignored`);
+      continue;
+    }
+    const parsed = subscriptionSchema.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      problems.push(`${path}: subscription "${name}" is invalid (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}); it is ignored`);
+      continue;
+    }
+    subscriptions[name] = parsed.data;
+  }
+  return { subscriptions, problems };
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export async function loadSubscriptions(paths: HomePaths): Promise<Result<SubscriptionFile>> {
+  const path = subscriptionsPath(paths);
+  try {
+    return { ok: true, ...parseSubscriptions(await readText(path), path) };
+  } catch (err) {
+    return fail('io_error', `cannot read ${path}: ${errnoMessage(err)}`);
+  }
+}
+
+export function serializeSubscriptions(subscriptions: Readonly<Record<string, unknown>>): string {
+  return `${JSON.stringify({ version: FORMAT_VERSION, subscriptions }, null, 2)}\n`;
+}
+
+/**
+ * Changes the subscriptions under the lock, from the freshest file. The edit gets the raw entries
+ * (unreadable ones included, so a bad entry is never dropped by someone else's change).
+ */
+export async function updateSubscriptions<T extends object>(
+  paths: HomePaths,
+  edit: (entries: Record<string, unknown>, current: SubscriptionFile) => Result<T>,
+): Promise<Result<T>> {
+  const path = subscriptionsPath(paths);
+  try {
+    const outcome = await withFileLock(`${path}.lock`, async (): Promise<Result<T>> => {
+      const text = await readText(path);
+      const current = parseSubscriptions(text, path);
+      if (text !== undefined && text.trim() !== '' && current.problems.some((p) => p.includes('no subscription is served'))) {
+        return fail('parse_error', `${current.problems[0]}; fix or remove it first`);
+      }
+      const raw = text && text.trim() !== '' ? ((JSON.parse(text) as { subscriptions: Record<string, unknown> }).subscriptions ?? {}) : {};
+      const edited = edit(raw, current);
+      if (!edited.ok) return edited;
+      await writeFileAtomic(path, serializeSubscriptions(raw), 0o600);
+      return edited;
+    });
+    if (outcome.ok) return outcome.value;
+    return fail('lock_timeout', `${path} is locked by another process (${outcome.holder || 'unknown'}); try again`);
+  } catch (err) {
+    return fail('io_error', `cannot write ${path}: ${errnoMessage(err)}`);
+  }
+}
+
+/**
+ * The subscriptions as they are now, for a long-running listener. A stat per call (microseconds)
+ * decides whether the file changed; only then is it read and parsed again. `onProblems` hears
+ * about unreadable entries once per change.
+ */
+export function createSubscriptionReader(path: string, onProblems: (problems: readonly string[]) => void = () => {}) {
+  let identity = '';
+  let current: SubscriptionFile = { subscriptions: {}, problems: [] };
+  let version = 0;
+  return {
+    read(): { readonly file: SubscriptionFile; readonly version: number } {
+      let next: string;
+      try {
+        const info = statSync(path, { bigint: true });
+        next = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+      } catch {
+        next = 'missing';
+      }
+      if (next !== identity) {
+        identity = next;
+        let text: string | undefined;
+        try {
+          text = next === 'missing' ? undefined : readFileSync(path, 'utf8');
+        } catch (err) {
+          current = { subscriptions: current.subscriptions, problems: [`cannot read ${path}: ${errnoMessage(err)}`] };
+          text = undefined;
+        }
+        if (text !== undefined || next === 'missing') current = parseSubscriptions(text, path);
+        version++;
+        if (current.problems.length > 0) onProblems(current.problems);
+      }
+      return { file: current, version };
+    },
+  };
+}
