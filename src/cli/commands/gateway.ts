@@ -1,0 +1,149 @@
+// `iris gateway [run] | start | stop | status | restart`: the gateway in the foreground, or as a
+// background process tracked by $IRIS_HOME/gateway.pid with its output in logs/gateway.console.log
+// (the structured log is logs/gateway.log).
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HomePaths } from '../../config/home.js';
+import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
+import { listenerUrl, startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
+import { printData, printError, printJson, printWarning } from '../console.js';
+import { openConfig, openEnv, openHome } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+
+const START_WAIT_MS = 20_000;
+
+export function consoleLogPath(paths: HomePaths): string {
+  return join(paths.logsDir, 'gateway.console.log');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Foreground: runs until SIGTERM or SIGINT; a second signal exits at once. */
+export async function gatewayRun(): Promise<number> {
+  const paths = await openHome();
+  const env = await openEnv(paths);
+  await openConfig(paths); // prints config warnings once, as every command does
+  const started = await startGateway({ paths, env, print: (line) => printData(line) });
+  if (!started.ok) {
+    for (const problem of started.problems) printError(problem);
+    if (started.code === 'config' && started.problems.length > 1) printError(`the gateway did not start (${started.problems.length} problems)`);
+    return started.code === 'config' ? EXIT.usage : EXIT.failure;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        printWarning(`${signal} again: exiting without waiting for runs (they run again at the next start)`);
+        process.exit(130);
+      }
+      stopping = true;
+      printData(`${signal}: stopping (runs in flight stop at a safe point; the inbox keeps the rest)`);
+      void started.stop(signal).then(() => {
+        printData('gateway stopped');
+        resolve(EXIT.ok);
+      });
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function configuredUrl(paths: HomePaths): Promise<string> {
+  const { config } = await openConfig(paths);
+  return listenerUrl(config.platforms.webhook.extra.host, config.platforms.webhook.extra.port);
+}
+
+export async function gatewayStart(options: { json?: boolean } = {}): Promise<number> {
+  const paths = await openHome();
+  const before = await readGatewayStatus(paths);
+  if (before.state === 'running') {
+    printError(`a gateway is running already (pid ${before.pid}); use iris gateway restart to restart it`);
+    return EXIT.failure;
+  }
+  mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
+  const logPath = consoleLogPath(paths);
+  closeSync(openSync(logPath, 'w', 0o600)); // a fresh file per start
+  const out = openSync(logPath, 'a', 0o600); // O_APPEND: stdout and stderr lines never overwrite each other
+  const child = spawn(process.execPath, [process.argv[1]!, 'gateway', 'run'], {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: process.env,
+  });
+  closeSync(out);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => {
+    exited = code;
+  });
+  child.unref();
+  const url = await configuredUrl(paths);
+  const deadline = Date.now() + START_WAIT_MS;
+  while (Date.now() < deadline) {
+    if (exited !== undefined) break;
+    const status = await readGatewayStatus(paths);
+    if (status.state === 'running' && status.pid === child.pid && (await healthy(url))) {
+      if (options.json) printJson({ state: 'running', pid: child.pid, url, log: join(paths.logsDir, 'gateway.log') });
+      else printData(`gateway started (pid ${child.pid}), listening at ${url}\nlogs: ${join(paths.logsDir, 'gateway.log')}`);
+      return EXIT.ok;
+    }
+    await sleep(100);
+  }
+  const output = readFileSync(logPath, 'utf8').trim();
+  if (exited === undefined) {
+    printError(`the gateway (pid ${child.pid}) did not answer at ${url}/health within ${START_WAIT_MS / 1000} s; see ${logPath}`);
+    return EXIT.failure;
+  }
+  printError(`the gateway did not start (exit code ${exited}):`);
+  process.stderr.write(`${output}\n`);
+  return exited === EXIT.usage ? EXIT.usage : EXIT.failure;
+}
+
+export async function gatewayStop(options: { quiet?: boolean } = {}): Promise<number> {
+  const paths = await openHome();
+  const status = await readGatewayStatus(paths);
+  if (status.state === 'not_running' || status.state === 'bad_pid_file') {
+    if (!options.quiet) printData('the gateway is not running');
+    return EXIT.ok;
+  }
+  if (status.state === 'stale_pid_file') {
+    if (!options.quiet) printData(`the gateway is not running (removed a stale pid file for pid ${status.pid})`);
+    const { rm } = await import('node:fs/promises');
+    await rm(status.pid_file, { force: true });
+    return EXIT.ok;
+  }
+  process.kill(status.pid, 'SIGTERM');
+  const deadline = Date.now() + STOP_GRACE_MS + 5_000;
+  while (Date.now() < deadline && processIsAlive(status.pid)) await sleep(100);
+  if (processIsAlive(status.pid)) {
+    process.kill(status.pid, 'SIGKILL');
+    printWarning(`the gateway (pid ${status.pid}) did not stop in time and was killed; its runs go back to the inbox at the next start`);
+  } else if (!options.quiet) printData(`gateway stopped (pid ${status.pid})`);
+  return EXIT.ok;
+}
+
+export async function gatewayRestart(options: { json?: boolean } = {}): Promise<number> {
+  await gatewayStop({ quiet: true });
+  return gatewayStart(options);
+}
+
+export async function gatewayStatusCommand(options: { json?: boolean } = {}): Promise<number> {
+  const paths = await openHome();
+  const status = await readGatewayStatus(paths);
+  const url = await configuredUrl(paths);
+  const running = status.state === 'running';
+  const health = running ? await healthy(url) : false;
+  if (options.json) printJson({ ...status, url, healthy: health });
+  else if (running) printData(`gateway: running (pid ${status.pid}), ${health ? `answering at ${url}` : `not answering at ${url}/health`}`);
+  else if (status.state === 'stale_pid_file') printData(`gateway: not running (stale pid file for pid ${status.pid})`);
+  else printData('gateway: not running');
+  return running ? EXIT.ok : EXIT.failure;
+}

@@ -1,0 +1,60 @@
+// Delivering a finished run's stored output per its route: `log` writes it to gateway.log,
+// `forge_comment` posts it with gh (retried with backoff). A delivery failure is logged and
+// recorded on the event, never sent to the code host (it has had its 202). A delivery cut off by a
+// shutdown leaves the event `done`, so the next start delivers it without re-running the agent.
+import type { Env } from '../config/home.js';
+import { deliverForgeComment, validateForgeTarget, type DeliverOptions } from '../delivery/forge-comment.js';
+import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
+import type { ListenerLog } from '../webhook/listener.js';
+import { parseRouteSnapshot } from '../webhook/routes.js';
+import { renderDeliverExtra } from '../webhook/template.js';
+
+export type DeliverDeps = {
+  readonly env: Env;
+  readonly inbox: WebhookInbox;
+  readonly log: ListenerLog;
+  /** Retry pacing for forge_comment (tests shorten it). */
+  readonly retry?: DeliverOptions;
+};
+
+export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
+  const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId, session: record.sessionId };
+  const output = record.output ?? '';
+  const failDelivery = async (attempts: number, reason: string) => {
+    deps.log.error({ ...context, reason }, `webhook delivery failed: ${reason}`);
+    await deps.inbox.markDeliveryFailed(record.id, attempts, reason);
+  };
+  const snapshot = parseRouteSnapshot(record.routeSnapshot);
+  if (!snapshot.ok) return failDelivery(0, snapshot.error);
+  const { deliver } = snapshot.snapshot;
+
+  if (deliver === 'log') {
+    deps.log.info({ ...context, deliver, answer: output }, 'webhook answer');
+    await deps.inbox.markDelivered(record.id, 1);
+    return;
+  }
+  if (deliver !== 'forge_comment') return failDelivery(0, `deliver ${deliver}: platform not enabled`);
+
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(record.payload) as Record<string, unknown>;
+  } catch {
+    return failDelivery(0, 'the stored payload is not JSON');
+  }
+  const target = validateForgeTarget(renderDeliverExtra(snapshot.snapshot.deliver_extra, payload));
+  if (!target.ok) return failDelivery(0, target.error);
+  const { result, attempts } = await deliverForgeComment(
+    { repo: target.repo, prNumber: target.prNumber, body: output, env: deps.env, signal },
+    deps.retry ?? {},
+  );
+  if (result.ok) {
+    deps.log.info({ ...context, deliver, repo: target.repo, pr_number: target.prNumber, url: result.url, attempts: attempts.length }, 'webhook answer posted as a PR comment');
+    await deps.inbox.markDelivered(record.id, attempts.length);
+    return;
+  }
+  if (result.code === 'cancelled' || signal.aborted) {
+    deps.log.info({ ...context }, 'webhook delivery interrupted by shutdown; it is retried at the next start');
+    return;
+  }
+  await failDelivery(attempts.length, `${result.message} (after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'})`);
+}

@@ -1,0 +1,225 @@
+// The long-running gateway: checks everything first (no partial start), then holds the pid file,
+// the store, the webhook listener and the worker pool. Stopping closes the listener, lets runs in
+// flight reach a safe point, and leaves the rest in the inbox for the next start.
+import { createServer, type Server } from 'node:http';
+import type { Env, HomePaths } from '../config/home.js';
+import { loadConfig } from '../config/store.js';
+import type { Config } from '../config/schema.js';
+import { formatProblem } from '../config/validate.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { mainRoute } from '../routing/resolve.js';
+import { createRoutingDeps } from '../routing/runtime.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import { createWebhookHandler, DEDUP_WINDOW_MS, type ListenerLog } from '../webhook/listener.js';
+import { createSlidingWindowLimiter } from '../webhook/rate-limit.js';
+import { routeProblems } from '../webhook/route-checks.js';
+import { resolveRoutes, type ResolvedRoute } from '../webhook/routes.js';
+import { createSubscriptionReader, subscriptionsPath } from '../webhook/subscriptions.js';
+import { deliverEvent } from './deliver-event.js';
+import { claimPidFile, releasePidFile } from './pid-file.js';
+import { runWebhookEvent } from './run-event.js';
+import { createWorkerPool, MAX_RUN_ATTEMPTS } from './worker-pool.js';
+
+export type GatewayOptions = {
+  readonly paths: HomePaths;
+  readonly env: Env;
+  readonly nowMs?: () => number;
+  /** Where start-up lines go besides gateway.log (the terminal). */
+  readonly print?: (line: string) => void;
+};
+
+export type StartFailure = { readonly ok: false; readonly code: 'config' | 'running' | 'port_in_use' | 'listen' | 'store'; readonly problems: readonly string[] };
+
+export type GatewayHandle = {
+  readonly ok: true;
+  readonly url: string;
+  readonly routes: readonly ResolvedRoute[];
+  /** Stops everything; resolves when the process may exit. */
+  stop(reason: string): Promise<void>;
+};
+
+/** How long a stop waits for runs in flight to record where they stopped. */
+export const STOP_GRACE_MS = 15_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+function listenerLog(log: Logger): ListenerLog {
+  return {
+    debug: (fields, message) => log.debug(fields, message),
+    info: (fields, message) => log.info(fields, message),
+    warn: (fields, message) => log.warn(fields, message),
+    error: (fields, message) => log.error(fields, message),
+  };
+}
+
+/** The URL a client on this machine uses; a wildcard bind is reached through loopback. */
+export function listenerUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+function serverTimeouts(server: Server, bodyTimeoutMs: number): void {
+  // A slow or stalled client cannot hold a socket for long: headers within 10 s, the whole request
+  // shortly after the body deadline (the handler answers 408 at the deadline itself), idle
+  // keep-alive sockets closed after 5 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = bodyTimeoutMs + 5_000;
+  server.keepAliveTimeout = 5_000;
+  server.timeout = bodyTimeoutMs + 10_000;
+  server.maxHeadersCount = 100;
+  server.maxConnections = 1_024;
+}
+
+function listen(server: Server, host: string, port: number): Promise<{ ok: true; port: number } | { ok: false; code: string; message: string }> {
+  return new Promise((resolve) => {
+    const onError = (err: NodeJS.ErrnoException) => resolve({ ok: false, code: err.code ?? 'unknown', message: err.message });
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve({ ok: true, port: typeof address === 'object' && address ? address.port : port });
+    });
+  });
+}
+
+function enabledRouteProblems(config: Readonly<Config>, routes: readonly ResolvedRoute[]): string[] {
+  return routes.flatMap((route) => routeProblems(route, config.platforms.webhook.extra.host));
+}
+
+export async function startGateway(options: GatewayOptions): Promise<GatewayHandle | StartFailure> {
+  const { paths, env } = options;
+  const nowMs = options.nowMs ?? Date.now;
+  const print = options.print ?? (() => {});
+  const loaded = await loadConfig(paths);
+  if (!loaded.ok) return { ok: false, code: 'config', problems: [loaded.error.message] };
+  const config = loaded.config;
+  const webhook = config.platforms.webhook;
+  if (!webhook.enabled) {
+    return { ok: false, code: 'config', problems: ['no platform is enabled: set platforms.webhook.enabled to true (iris config set platforms.webhook.enabled true)'] };
+  }
+  const extra = webhook.extra;
+  // Unreadable webhook settings fall back to defaults elsewhere; here they would serve the wrong
+  // routes or secrets, so they stop the start.
+  const webhookProblems = loaded.problems.filter((p) => p.path.startsWith('platforms.webhook')).map(formatProblem);
+
+  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info' });
+  const llog = listenerLog(log);
+  const reader = createSubscriptionReader(subscriptionsPath(paths), (problems) => {
+    for (const problem of problems) llog.warn({}, problem);
+  });
+  const first = resolveRoutes(config, reader.read().file.subscriptions);
+  const routes = [...first.routes.values()];
+  const problems = [...webhookProblems, ...enabledRouteProblems(config, routes)];
+  // Every run needs the main model; without one each accepted event would fail.
+  if (!mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
+  if (problems.length > 0) return { ok: false, code: 'config', problems };
+
+  const claim = await claimPidFile(paths);
+  if (!claim.ok) return { ok: false, code: 'running', problems: [`a gateway is running already for ${paths.dir} (pid ${claim.pid}); stop it with iris gateway stop`] };
+
+  let store: Store;
+  try {
+    store = await openSqliteStore(paths.statePath);
+  } catch (err) {
+    await releasePidFile(paths);
+    return { ok: false, code: 'store', problems: [(err as Error).message] };
+  }
+
+  // Subscriptions change while the gateway runs: the table is rebuilt when the file changes, and a
+  // subscription that fails the route checks is left out (with a warning) rather than served.
+  let table = { version: -1, routes: first.routes };
+  const currentRoutes = () => {
+    const { file, version } = reader.read();
+    if (version !== table.version) {
+      const resolved = resolveRoutes(config, file.subscriptions);
+      const usable = new Map<string, ResolvedRoute>();
+      for (const [name, route] of resolved.routes) {
+        const found = routeProblems(route, extra.host);
+        if (found.length === 0) usable.set(name, route);
+        else for (const problem of found) llog.warn({ route: name }, `${problem}; the route is not served`);
+      }
+      for (const name of resolved.shadowed) llog.warn({ route: name }, `subscription "${name}" is hidden by the config route of the same name`);
+      table = { version, routes: usable };
+    }
+    return table.routes;
+  };
+
+  const routing = createRoutingDeps(paths, env);
+  const pool = createWorkerPool({
+    concurrency: extra.concurrency,
+    inbox: store.webhooks,
+    maxRunAttempts: MAX_RUN_ATTEMPTS,
+    log: llog,
+    run: (record, signal) => runWebhookEvent({ paths, env, store, routing, log: llog }, record, signal),
+    deliver: (record, signal) => deliverEvent({ env, inbox: store.webhooks, log: llog }, record, signal),
+  });
+  const handler = createWebhookHandler({
+    routes: currentRoutes,
+    inbox: store.webhooks,
+    limiter: createSlidingWindowLimiter({ limit: extra.rate_limit, maxKeys: 10_000, nowMs }),
+    rateLimit: extra.rate_limit,
+    maxBodyBytes: extra.max_body_bytes,
+    bodyTimeoutMs: extra.body_timeout * 1000,
+    nowMs,
+    log: llog,
+    onAccepted: () => pool.wake(),
+  });
+  const server = createServer(handler);
+  serverTimeouts(server, extra.body_timeout * 1000);
+  const listening = await listen(server, extra.host, extra.port);
+  if (!listening.ok) {
+    await store.close();
+    await releasePidFile(paths);
+    const problem =
+      listening.code === 'EADDRINUSE'
+        ? `port ${extra.port} on ${extra.host} is already in use (another gateway or program); choose another with iris config set platforms.webhook.extra.port <port>`
+        : listening.code === 'EACCES'
+          ? `not allowed to listen on ${extra.host}:${extra.port} (ports below 1024 need privileges); set platforms.webhook.extra.port`
+          : `cannot listen on ${extra.host}:${extra.port}: ${listening.message}`;
+    return { ok: false, code: listening.code === 'EADDRINUSE' ? 'port_in_use' : 'listen', problems: [problem] };
+  }
+
+  const url = listenerUrl(extra.host, listening.port);
+  const recovered = await store.webhooks.recoverInterrupted();
+  const startLines = [
+    `gateway listening on ${extra.host}:${listening.port} (pid ${process.pid})`,
+    `  health: ${url}/health`,
+    ...routes.map(
+      (route) =>
+        `  route ${route.name} (${route.source}${route.enabled ? '' : ', disabled'}): POST ${url}/webhooks/${route.name} → deliver ${route.deliver}` +
+        (route.events.length > 0 ? `, events ${route.events.join(', ')}` : ', all events'),
+    ),
+    ...(routes.length === 0 ? ['  no routes yet: add one to config.yaml or with iris webhook subscribe'] : []),
+    ...(recovered > 0 ? [`  ${recovered} interrupted run${recovered === 1 ? '' : 's'} put back in the inbox`] : []),
+  ];
+  for (const line of startLines) print(line);
+  log.info({ host: extra.host, port: listening.port, url, routes: routes.map((r) => ({ name: r.name, url: `${url}/webhooks/${r.name}`, deliver: r.deliver, source: r.source })), recovered }, 'gateway started');
+
+  const prune = setInterval(() => {
+    store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS).catch((err: Error) => llog.warn({ err: err.message }, 'dedup pruning failed'));
+  }, PRUNE_EVERY_MS);
+  prune.unref();
+  await store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS);
+  await pool.start();
+
+  let stopped: Promise<void> | undefined;
+  const stop = (reason: string): Promise<void> => {
+    stopped ??= (async () => {
+      log.info({ reason }, 'gateway stopping');
+      clearInterval(prune);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const { settled } = await pool.stop(STOP_GRACE_MS);
+      server.closeAllConnections();
+      await closed;
+      if (!settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
+      await store.close();
+      await releasePidFile(paths);
+      log.info({ reason }, 'gateway stopped');
+      log.flush?.();
+    })();
+    return stopped;
+  };
+
+  return { ok: true, url, routes, stop };
+}

@@ -1,0 +1,66 @@
+// $IRIS_HOME/gateway.pid: one gateway per home. Created exclusively, so two starts cannot both
+// win; a file left by a process that is gone (kill -9, a crash) is stale and taken over.
+import { open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HomePaths } from '../config/home.js';
+import { gatewayStatus, type GatewayStatus } from '../routing/status-report.js';
+
+export const GATEWAY_PID_FILE = 'gateway.pid';
+
+export function gatewayPidPath(paths: Pick<HomePaths, 'dir'>): string {
+  return join(paths.dir, GATEWAY_PID_FILE);
+}
+
+/** Alive unless the kernel says there is no such process (EPERM: it exists, owned by another user). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export async function readGatewayStatus(paths: Pick<HomePaths, 'dir'>): Promise<GatewayStatus> {
+  const path = gatewayPidPath(paths);
+  return gatewayStatus(path, await readText(path), processIsAlive);
+}
+
+export type PidClaim = { readonly ok: true } | { readonly ok: false; readonly pid: number };
+
+/** Writes our pid, unless a live gateway holds the file. */
+export async function claimPidFile(paths: Pick<HomePaths, 'dir'>, pid = process.pid): Promise<PidClaim> {
+  const path = gatewayPidPath(paths);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const file = await open(path, 'wx', 0o600);
+      try {
+        await file.writeFile(`${pid}\n`);
+      } finally {
+        await file.close();
+      }
+      return { ok: true };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const status = gatewayStatus(path, await readText(path), processIsAlive);
+    if (status.state === 'running' && status.pid !== pid) return { ok: false, pid: status.pid };
+    await rm(path, { force: true }); // stale, unreadable, or ours from an earlier life
+  }
+  throw new Error(`cannot claim ${path}: it keeps reappearing`);
+}
+
+/** Removes the file if it is still ours. */
+export async function releasePidFile(paths: Pick<HomePaths, 'dir'>, pid = process.pid): Promise<void> {
+  const path = gatewayPidPath(paths);
+  if ((await readText(path).catch(() => undefined))?.trim() === String(pid)) await rm(path, { force: true });
+}
