@@ -5,6 +5,7 @@ import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import { NoMainModelError } from '../agent/agent.js';
 import { createAgentRuntime } from '../agent/runtime.js';
+import { checkSkillName } from '../agent/tools/skills/skill-file.js';
 import { readSkill, skillsDir } from '../agent/tools/skills/skills.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
@@ -33,6 +34,11 @@ export type RunDeps = {
 async function firstSkill(deps: RunDeps, names: readonly string[], context: object): Promise<LoadedSkill | undefined> {
   const dir = skillsDir(deps.paths);
   for (const name of names) {
+    const badName = checkSkillName(name);
+    if (badName) {
+      deps.log.warn({ ...context, skill: name }, `skill ${badName}; trying the next one`);
+      continue;
+    }
     const entry = await readSkill(dir, name);
     if (entry.ok) return { name, body: entry.skill.body };
     deps.log.warn({ ...context, skill: name }, entry.missing ? `skill "${name}" is not installed; trying the next one` : `skill "${name}" is invalid (${entry.error}); trying the next one`);
