@@ -192,7 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     ...(routes.length === 0 ? ['  no routes yet: add one to config.yaml or with iris webhook subscribe'] : []),
     ...(recovered > 0 ? [`  ${recovered} interrupted run${recovered === 1 ? '' : 's'} put back in the inbox`] : []),
   ];
-  for (const line of startLines) print(line);
+  print(startLines.join('\n')); // one write, so a reader sees the whole block at once
   log.info({ host: extra.host, port: listening.port, url, routes: routes.map((r) => ({ name: r.name, url: `${url}/webhooks/${r.name}`, deliver: r.deliver, source: r.source })), recovered }, 'gateway started');
 
   const prune = setInterval(() => {
