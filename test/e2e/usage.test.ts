@@ -3,7 +3,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { UsageRecord } from '../../src/store/types.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
@@ -160,7 +160,7 @@ describe('iris usage', () => {
     expect(results).toEqual(Array.from({ length: 6 }, () => ({ code: 0, stdout: 'no usage recorded yet\n', stderr: '' })));
     const db = new Database(statePath, { readonly: true });
     try {
-      expect(db.prepare('SELECT version FROM schema_version').pluck().all()).toEqual([SCHEMA_VERSION]);
+      expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version));
     } finally {
       db.close();
     }
