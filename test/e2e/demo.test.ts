@@ -1,0 +1,65 @@
+// `npm run demo` as a new user runs it: the whole script as a subprocess (it starts its own fake
+// model, gateway and fake gh), checked on what it prints and that it leaves nothing behind.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, cleanEnv } from '../helpers/iris.js';
+
+type Run = { code: number | string; stdout: string; stderr: string };
+
+function runDemo(): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, 'scripts', 'run-ts.mjs'), join('scripts', 'demo.ts')],
+      // No provider keys from this machine: the demo must not need one.
+      { cwd: REPO_ROOT, env: cleanEnv(), timeout: 55_000, maxBuffer: 4 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : (error.signal ?? 1)) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const ACCEPTED = '{"status":"accepted","route":"github-pr","event":"pull_request","delivery_id":"72d3162e-cc78-11e3-81ab-4c9367dc0958"}';
+
+const SCRIPTED_ANSWER = [
+  '**Iris demo review** _(scripted: written in scripts/demo/scenario.ts, not by a real model)_',
+  '',
+  'PR #42 "Add a greeting to the README" by @octocat, `feature/greeting` → `main`.',
+  '',
+  '- I asked to run `gh pr diff 42 --repo octo-org/hello-world`; Iris refused it (`approval_mode: manual` has no one to ask in an unattended run), so this review has not seen the diff.',
+  '- With a real model, and an approval policy that lets it read the diff, the review would go here.',
+].join('\n');
+
+describe('npm run demo', () => {
+  it('posts a signed pull_request event, runs the scripted agent and shows the recorded comment', { timeout: 60_000 }, async () => {
+    const result = await runDemo();
+    if (result.code !== 0) throw new Error(`the demo exited with ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+    const out = result.stdout;
+
+    expect(out).toMatch(/\[model\] +scripted fake model at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(out).toContain('secret: "<masked>"');
+    expect(out).toMatch(/gateway \| gateway listening on 127\.0\.0\.1:\d+ \(pid \d+\)/);
+    expect(out).toContain('X-Hub-Signature-256: sha256=');
+    expect(out).toContain(`[response]  202 Accepted\n              | ${ACCEPTED}\n`);
+
+    // The tool loop: the scripted tool call, refused under approval_mode manual, and the model told.
+    expect(out).toContain('tool call: run_command {"command":"gh pr diff 42 --repo octo-org/hello-world"}');
+    expect(out).toContain('| command not run: approval_mode manual: no one to ask in an unattended run');
+
+    // The agent's answer, verbatim, and the comment exactly as the fake gh recorded it.
+    expect(out).toContain(`----- answer -----\n${SCRIPTED_ANSWER}\n------------------\n`);
+    expect(out).toContain('gh pr comment 42 --repo octo-org/hello-world --body-file -');
+    expect(out).toContain(`|   "body": ${JSON.stringify(SCRIPTED_ANSWER)},`);
+
+    expect(out).toContain('gateway | gateway stopped');
+    expect(out).toContain('the gateway exited with code 0');
+    const removed = /removed (\S*iris-demo-\S+)/.exec(out)?.[1];
+    expect(removed).toBeDefined();
+    expect(existsSync(removed!)).toBe(false);
+    expect(result.stderr).not.toContain('[failed]');
+  });
+});
