@@ -102,10 +102,14 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   // routes or secrets, so they stop the start.
   const webhookProblems = loaded.problems.filter((p) => p.path.startsWith('platforms.webhook')).map(formatProblem);
 
-  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info' });
-  const llog = listenerLog(log);
-  const reader = createSubscriptionReader(subscriptionsPath(paths), (problems) => {
-    for (const problem of problems) llog.warn({}, problem);
+  // The log is opened only once the checks pass; until then subscription problems are kept here.
+  let log: Logger | undefined;
+  const early: string[] = [];
+  const reader = createSubscriptionReader(subscriptionsPath(paths), (found) => {
+    for (const problem of found) {
+      if (log) log.warn({}, problem);
+      else early.push(problem);
+    }
   });
   const first = resolveRoutes(config, reader.read().file.subscriptions);
   const routes = [...first.routes.values()];
@@ -113,6 +117,13 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   // Every run needs the main model; without one each accepted event would fail.
   if (!mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
   if (problems.length > 0) return { ok: false, code: 'config', problems };
+
+  log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info' });
+  const llog = listenerLog(log);
+  for (const problem of early) {
+    llog.warn({}, problem);
+    print(`warning: ${problem}`);
+  }
 
   const claim = await claimPidFile(paths);
   if (!claim.ok) return { ok: false, code: 'running', problems: [`a gateway is running already for ${paths.dir} (pid ${claim.pid}); stop it with iris gateway stop`] };
@@ -215,8 +226,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       if (!settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
       await store.close();
       await releasePidFile(paths);
-      log.info({ reason }, 'gateway stopped');
-      log.flush?.();
+      log!.info({ reason }, 'gateway stopped');
+      log!.flush?.();
     })();
     return stopped;
   };
