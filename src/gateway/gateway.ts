@@ -103,11 +103,11 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const webhookProblems = loaded.problems.filter((p) => p.path.startsWith('platforms.webhook')).map(formatProblem);
 
   // The log is opened only once the checks pass; until then subscription problems are kept here.
-  let log: Logger | undefined;
+  const opened: { log?: Logger } = {};
   const early: string[] = [];
   const reader = createSubscriptionReader(subscriptionsPath(paths), (found) => {
     for (const problem of found) {
-      if (log) log.warn({}, problem);
+      if (opened.log) opened.log.warn({}, problem);
       else early.push(problem);
     }
   });
@@ -118,7 +118,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   if (!mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
   if (problems.length > 0) return { ok: false, code: 'config', problems };
 
-  log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info' });
+  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info' });
+  opened.log = log;
   const llog = listenerLog(log);
   for (const problem of early) {
     llog.warn({}, problem);
@@ -226,8 +227,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       if (!settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
       await store.close();
       await releasePidFile(paths);
-      log!.info({ reason }, 'gateway stopped');
-      log!.flush?.();
+      log.info({ reason }, 'gateway stopped');
+      log.flush?.();
     })();
     return stopped;
   };
