@@ -8,7 +8,8 @@ import { matchesFilters } from './filters.js';
 import { deliveryIdOf, eventNameOf } from './headers.js';
 import { parsePayload } from './parse-payload.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
-import { declaredTooLarge, readBody, TOO_LARGE } from './read-body.js';
+import { declaredTooLarge, readBody, TOO_LARGE } from '../http/read-body.js';
+import { sendJson } from '../http/send-json.js';
 import { routeSnapshot, type ResolvedRoute } from './routes.js';
 import { verifyRequest } from './verify.js';
 
@@ -36,12 +37,7 @@ export type ListenerDeps = {
   readonly onAccepted: (id: number) => void;
 };
 
-function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const send = sendJson;
 
 /** A refusal sent before the body was read: the connection closes, so the body is never read. */
 function refuseUnread(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
@@ -60,7 +56,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
   async function receive(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     // 1–2: the route, before a byte of the body is read.
     const route = deps.routes().get(name);
-    if (!route) return refuseUnread(res, 404, { error: `Unknown route: ${name}` });
+    if (!route) return refuseUnread(res, 404, { error: `Unknown route: ${name.slice(0, 100)}` });
     if (!route.enabled) return refuseUnread(res, 403, { error: 'Route disabled' });
     // 3: size and time.
     if (declaredTooLarge(req, deps.maxBodyBytes)) return refuseUnread(res, 413, { error: TOO_LARGE });
@@ -134,7 +130,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
     if (!match) return refuseUnread(res, 404, { error: 'Not found' });
     if (req.method !== 'POST') return refuseUnread(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
     const name = decodeRouteName(match[1]!);
-    if (name === undefined) return refuseUnread(res, 404, { error: `Unknown route: ${match[1]}` });
+    if (name === undefined) return refuseUnread(res, 404, { error: `Unknown route: ${match[1]!.slice(0, 100)}` });
     receive(req, res, name).catch((err: unknown) => {
       // A bug, not an expected failure: answer it as one, and keep serving.
       deps.log.error({ route: name, err: err instanceof Error ? err.stack : String(err) }, 'webhook handler failed');

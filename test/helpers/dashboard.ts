@@ -1,0 +1,56 @@
+// The real dashboard as a subprocess (`bin/iris dashboard --no-open`), and its session token read
+// from the served page the way the UI gets it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cleanEnv, IRIS_BIN } from './iris.js';
+
+export type DashboardProcess = {
+  readonly child: ChildProcess;
+  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  output(): string;
+  stop(): Promise<number | null>;
+};
+
+const LINE = /^dashboard: (http:\/\/\S+?)\/?$/m;
+
+export async function startDashboardProcess(home: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<DashboardProcess> {
+  const child = spawn(process.execPath, [IRIS_BIN, 'dashboard', '--port', '0', '--no-open', ...args], {
+    env: cleanEnv({ IRIS_HOME: home, ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the dashboard did not start:\n${text}`)), 15_000);
+    const check = () => {
+      const match = LINE.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`the dashboard exited before listening:\n${text}`));
+    });
+  });
+  const page = await (await fetch(`${url}/`)).text();
+  const token = /window\.__DASHBOARD_AUTH_TOKEN__=("[^"]+")/.exec(page)?.[1];
+  if (!token) throw new Error(`no token in the page:\n${page.slice(0, 500)}`);
+  return {
+    child,
+    url,
+    port: Number(new URL(url).port),
+    token: JSON.parse(token) as string,
+    output: () => text,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
