@@ -1,7 +1,10 @@
 // Bundles the CLI into dist/ with esbuild. One bundle with code splitting: the command frame is
-// small, and each command's dependencies load only when that command runs.
+// small, and each command's dependencies load only when that command runs. Then builds the
+// dashboard's Models page with Vite into dist/dashboard/, which `iris dashboard` serves.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { build as buildPage } from 'vite';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -34,3 +37,9 @@ const result = await build({
   logLevel: 'warning',
 });
 writeFileSync(new URL('../dist/metafile.json', import.meta.url), JSON.stringify(result.metafile));
+
+// The page's own config (src/dashboard/web/vite.config.ts) writes dist/dashboard/ only.
+await buildPage({
+  configFile: fileURLToPath(new URL('../src/dashboard/web/vite.config.ts', import.meta.url)),
+  logLevel: 'warn',
+});

@@ -1,0 +1,136 @@
+// The Models page: loads the assignments, provider options and usage, and applies every change
+// through POST /api/model/set, then reads the assignments back.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DashboardApi } from './api.js';
+import type { Auxiliary, ModelOptions, SetRequest, StaleAuxSlot, Usage } from './api-types.js';
+import { APPLIES_TO_NEW_SESSIONS, describeChange } from './changes.js';
+import { ModelCards } from './ModelCards.js';
+import { ModelSettings } from './ModelSettings.js';
+import { Picker, type PickerTarget } from './Picker.js';
+
+export type Assign = (request: SetRequest) => Promise<string | null>;
+
+type Loaded = { readonly options: ModelOptions; readonly aux: Auxiliary };
+
+type Stale = { readonly main: string; readonly slots: readonly StaleAuxSlot[] };
+
+export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean }) {
+  const [data, setData] = useState<Loaded | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [since, setSince] = useState('7d');
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [usageError, setUsageError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [stale, setStale] = useState<Stale | null>(null);
+  const [picker, setPicker] = useState<PickerTarget | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+
+  const reload = useCallback(async () => {
+    const [options, aux] = await Promise.all([api.options(), api.auxiliary()]);
+    if (!options.ok || !aux.ok) {
+      setLoadError(options.ok ? (aux.ok ? null : aux.error) : options.error);
+      return;
+    }
+    setLoadError(null);
+    setData({ options: options.value, aux: aux.value });
+  }, [api]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  useEffect(() => {
+    let current = true;
+    void api.usage(since === 'all' ? '' : since).then((result) => {
+      if (!current) return;
+      setUsage(result.ok ? result.value : null);
+      setUsageError(result.ok ? null : result.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [api, since]);
+
+  const assign: Assign = useCallback(
+    async (request) => {
+      const result = await api.set(request);
+      if (!result.ok) return result.error;
+      setStatus(`${describeChange(request, data?.aux ?? null)} ${APPLIES_TO_NEW_SESSIONS}`);
+      if (request.scope === 'main') {
+        const slots = result.value.stale_aux ?? [];
+        setStale(slots.length > 0 ? { main: `${request.provider} · ${request.model}`, slots } : null);
+      }
+      await reload();
+      return null;
+    },
+    [api, data, reload],
+  );
+
+  const openPicker = useCallback((target: PickerTarget, from: HTMLElement) => {
+    opener.current = from;
+    setPicker(target);
+  }, []);
+
+  const closePicker = useCallback(() => {
+    setPicker(null);
+    opener.current?.focus();
+  }, []);
+
+  return (
+    <>
+      <header className="topbar">
+        <span className="brand">Iris</span>
+        <span className="topbar-page" aria-current="page">
+          Models
+        </span>
+      </header>
+      <main className="page">
+        <div className="page-head">
+          <h1>Models</h1>
+          <p className="lede">
+            One main model answers every message; 11 auxiliary slots take the side-jobs. {APPLIES_TO_NEW_SESSIONS}
+          </p>
+        </div>
+        {!hasToken && (
+          <p className="error" role="alert">
+            This page has no session token. Open it from the address that <code>iris dashboard</code> prints.
+          </p>
+        )}
+        {loadError !== null && (
+          <div className="error load-error" role="alert">
+            <p>Could not load the model settings: {loadError}</p>
+            <button type="button" onClick={() => void reload()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {data === null && loadError === null && <p className="loading">Loading…</p>}
+        {data !== null && (
+          <div className="layout">
+            <ModelSettings
+              options={data.options}
+              aux={data.aux}
+              status={status}
+              stale={stale}
+              onDismissStale={() => setStale(null)}
+              onChange={openPicker}
+              assign={assign}
+            />
+            <ModelCards
+              options={data.options}
+              aux={data.aux}
+              usage={usage}
+              usageError={usageError}
+              since={since}
+              onSince={setSince}
+              assign={assign}
+            />
+          </div>
+        )}
+        {data !== null && picker !== null && (
+          <Picker target={picker} options={data.options} aux={data.aux} assign={assign} onClose={closePicker} />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+// The page's only way to the server: each call carries the session token, and every failure comes
+// back as a message to show inline, never as a thrown error.
+import type * as z from 'zod/mini';
+import {
+  AuxiliarySchema,
+  ModelOptionsSchema,
+  SetAnswerSchema,
+  UsageSchema,
+  type Auxiliary,
+  type ModelOptions,
+  type SetAnswer,
+  type SetRequest,
+  type Usage,
+} from './api-types.js';
+
+export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+
+export type DashboardApi = {
+  readonly options: () => Promise<ApiResult<ModelOptions>>;
+  readonly auxiliary: () => Promise<ApiResult<Auxiliary>>;
+  readonly usage: (since: string) => Promise<ApiResult<Usage>>;
+  readonly set: (request: SetRequest) => Promise<ApiResult<SetAnswer>>;
+};
+
+export const TOKEN_HEADER = 'X-Service-Session-Token';
+
+const UNAUTHORIZED =
+  'The dashboard server refused this page’s session token (it changes on every restart): reload the page.';
+
+/** The first problem of a failed parse, as `path: message`. */
+function describeIssue(error: z.core.$ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unexpected answer';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorText(body: unknown): string | undefined {
+  if (body !== null && typeof body === 'object' && 'error' in body) {
+    const error = (body as { error: unknown }).error;
+    if (typeof error === 'string' && error !== '') return error;
+  }
+  return undefined;
+}
+
+export function createApi(token: string, fetchFn: typeof fetch = (...args) => fetch(...args)): DashboardApi {
+  async function call<T>(path: string, schema: z.ZodMiniType<T>, init: RequestInit = {}): Promise<ApiResult<T>> {
+    let response: Response;
+    try {
+      response = await fetchFn(path, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string> | undefined), [TOKEN_HEADER]: token },
+      });
+    } catch {
+      return { ok: false, error: 'Cannot reach the dashboard server. Is `iris dashboard` still running?' };
+    }
+    const body = await readJson(response);
+    if (response.status === 401) return { ok: false, error: UNAUTHORIZED };
+    if (!response.ok) return { ok: false, error: errorText(body) ?? `The server answered ${response.status}.` };
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      return { ok: false, error: `Unexpected answer from ${path.split('?')[0]}: ${describeIssue(parsed.error)}` };
+    }
+    return { ok: true, value: parsed.data };
+  }
+
+  return {
+    options: () => call('/api/model/options', ModelOptionsSchema),
+    auxiliary: () => call('/api/model/auxiliary', AuxiliarySchema),
+    usage: (since) => call(`/api/usage${since ? `?since=${encodeURIComponent(since)}` : ''}`, UsageSchema),
+    set: (request) =>
+      call('/api/model/set', SetAnswerSchema, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(request),
+      }),
+  };
+}

@@ -1,0 +1,26 @@
+// The Models page's entry: the server injects the session token into index.html; every API call
+// carries it.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApi } from './api.js';
+import { App } from './App.js';
+import './styles/base.css';
+import './styles/settings.css';
+import './styles/cards.css';
+import './styles/picker.css';
+
+declare global {
+  interface Window {
+    __DASHBOARD_AUTH_TOKEN__?: string;
+  }
+}
+
+const root = document.getElementById('root');
+if (root) {
+  const token = window.__DASHBOARD_AUTH_TOKEN__ ?? '';
+  createRoot(root).render(
+    <StrictMode>
+      <App api={createApi(token)} hasToken={token !== ''} />
+    </StrictMode>,
+  );
+}
