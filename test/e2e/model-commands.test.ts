@@ -253,12 +253,11 @@ describe('invalid input', () => {
     await expect(stat(configPath())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('iris model alone prints its help (the picker comes later) and exits 2', async () => {
+  it('iris model alone without a terminal says what to use instead and exits 2', async () => {
     const result = await iris(['model']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Usage: iris model [options] [command]');
-    expect(result.stderr).toContain('picker (plain `iris model`) is not available yet');
+    expect(result.stderr).toBe('iris: error: the model picker needs a terminal; use iris model set <provider> <model> (or iris setup with flags)\n');
     const aux = await iris(['model', 'aux']);
     expect(aux.code).toBe(2);
     expect(aux.stderr).toContain('Usage: iris model aux [options] [command]');

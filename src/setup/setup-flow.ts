@@ -1,0 +1,227 @@
+// `iris setup`: provider → authentication → model, each answered by a flag or asked. On a fresh
+// install it turns `model: ''` into a mapping; run again, it offers the current values as the
+// defaults. cloud-hosted follows the spec's probe sequence; identity mode runs the 10 s token
+// preflight and offers to save anyway when it fails.
+import { randomBytes } from 'node:crypto';
+import type { Env } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import { API_MODES } from '../config/schema.js';
+import { contextLengthFor, PROVIDERS, providerSpec } from '../providers/catalog.js';
+import { probeCloudHosted, type ProbeOutcome } from '../providers/cloud/probe.js';
+import type { TokenResult } from '../providers/identity/types.js';
+import { isProviderId } from '../providers/ids.js';
+import type { ApiMode } from '../providers/wire/types.js';
+import type { Choice, Prompter } from './prompter.js';
+import type { SetupChoice } from './write-setup.js';
+
+export type SetupFlags = {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly apiMode?: string;
+  readonly authMode?: string;
+  readonly apiKeyEnv?: string;
+  /** The key itself, read from stdin by the CLI (never from argv). */
+  readonly apiKey?: string;
+  readonly clientId?: string;
+  readonly tenantId?: string;
+  readonly webhook?: boolean;
+  readonly webhookPort?: string;
+  readonly webhookSecret?: string;
+  /** Accept defaults and save after a failed identity preflight. */
+  readonly yes?: boolean;
+};
+
+export type SetupDeps = {
+  readonly config: Readonly<Config>;
+  readonly env: Env;
+  readonly prompter: Prompter;
+  readonly probe?: (baseUrl: string, env: Env, authMode: 'api_key' | 'identity_token') => Promise<ProbeOutcome>;
+  readonly preflight: (env: Env) => Promise<TokenResult>;
+};
+
+export class SetupError extends Error {}
+
+const NEEDS_ENDPOINT = new Set(['cloud-hosted', 'custom']);
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function current(config: Readonly<Config>) {
+  const m = config.model;
+  return m === ''
+    ? undefined
+    : { provider: m.provider ?? '', model: m.default || m.model || '', baseUrl: m.base_url ?? '', apiMode: m.api_mode, authMode: m.auth_mode, keyEnv: m.key_env };
+}
+
+function checkUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? undefined : 'an http(s) URL';
+  } catch {
+    return 'an http(s) URL, such as https://my-resource.openai.azure.com/openai/v1';
+  }
+}
+
+function asApiMode(value: string | undefined): ApiMode | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!(API_MODES as readonly string[]).includes(value)) throw new SetupError(`--api-mode must be one of ${API_MODES.join(', ')} (got "${value}")`);
+  return value as ApiMode;
+}
+
+export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<SetupChoice & { readonly notes: readonly string[] }> {
+  const { prompter } = deps;
+  const before = current(deps.config);
+  const notes: string[] = [];
+  const say = (line: string) => {
+    notes.push(line);
+    prompter.note(line);
+  };
+
+  // Provider.
+  const providerChoices: Choice[] = PROVIDERS.map((p) => {
+    const hint = p.keyEnv ? (deps.env[p.keyEnv]?.trim() ? `${p.keyEnv} is set` : `needs ${p.keyEnv}`) : p.id === 'custom' ? 'any OpenAI-compatible server' : undefined;
+    return { value: p.id, label: p.name, ...(hint ? { hint } : {}) };
+  });
+  const provider =
+    flags.provider ??
+    (prompter.interactive || !before?.provider
+      ? await prompter.select({ message: 'Which provider serves the main model?', choices: providerChoices, ...(before?.provider ? { initial: before.provider } : {}), flag: '--provider' })
+      : before.provider);
+  if (!isProviderId(provider)) throw new SetupError(`unknown provider "${provider}" (known: ${PROVIDERS.map((p) => p.id).join(', ')})`);
+  const spec = providerSpec(provider)!;
+  const same = before?.provider === provider ? before : undefined;
+
+  // Authentication.
+  let authMode: 'api_key' | 'identity_token' = 'api_key';
+  if (flags.authMode !== undefined) {
+    if (flags.authMode !== 'api_key' && flags.authMode !== 'identity_token') throw new SetupError(`--auth-mode must be api_key or identity_token (got "${flags.authMode}")`);
+    if (flags.authMode === 'identity_token' && provider !== 'cloud-hosted') throw new SetupError('--auth-mode identity_token works with cloud-hosted only');
+    authMode = flags.authMode;
+  } else if (provider === 'cloud-hosted') {
+    const initial = same?.authMode ?? 'api_key';
+    authMode = prompter.interactive
+      ? ((await prompter.select({
+          message: 'How does Iris authenticate to the endpoint?',
+          choices: [
+            { value: 'api_key', label: 'API key', hint: 'CLOUD_HOSTED_API_KEY' },
+            { value: 'identity_token', label: 'Cloud identity (keyless)', hint: 'a fresh token per request; nothing stored' },
+          ],
+          initial,
+          flag: '--auth-mode',
+        })) as 'api_key' | 'identity_token')
+      : initial;
+  }
+
+  // Endpoint.
+  let baseUrl = flags.baseUrl ?? '';
+  if (NEEDS_ENDPOINT.has(provider) && !baseUrl) {
+    const known = same?.baseUrl || (spec.baseUrlEnv ? deps.env[spec.baseUrlEnv]?.trim() : '') || '';
+    baseUrl =
+      prompter.interactive || !known
+        ? await prompter.text({ message: `${spec.name}: the endpoint URL`, ...(known ? { initial: known } : {}), placeholder: provider === 'cloud-hosted' ? 'https://<resource>.openai.azure.com/openai/v1' : 'http://localhost:8000/v1', flag: '--base-url', validate: checkUrl })
+        : known;
+  } else if (!flags.baseUrl && same?.baseUrl) baseUrl = same.baseUrl;
+  if (baseUrl) {
+    const problem = checkUrl(baseUrl);
+    if (problem) throw new SetupError(`--base-url must be ${problem} (got "${baseUrl}")`);
+  }
+
+  // Credential.
+  const envValues: Array<{ name: string; value: string }> = [];
+  let keyEnv: string | undefined;
+  if (flags.apiKeyEnv !== undefined && !ENV_NAME.test(flags.apiKeyEnv)) throw new SetupError(`--api-key-env must be a variable name (got "${flags.apiKeyEnv}")`);
+  if (authMode === 'api_key') {
+    keyEnv = flags.apiKeyEnv ?? (same?.keyEnv || undefined);
+    const variable = keyEnv ?? spec.keyEnv;
+    const present = variable ? Boolean(deps.env[variable]?.trim()) : false;
+    if (flags.apiKey !== undefined) {
+      if (!variable) throw new SetupError(`${spec.name} takes no key variable; pass --api-key-env to name one`);
+      envValues.push({ name: variable, value: flags.apiKey.trim() });
+    } else if (variable && (!present || (prompter.interactive && !flags.yes && (await prompter.confirm({ message: `${variable} is set. Replace it?`, initial: false, flag: '--api-key-stdin' }))))) {
+      if (provider === 'custom' && !present && !prompter.interactive) {
+        say(`no key for ${variable}: requests go without one (fine for a local server)`);
+      } else {
+        const value = await prompter.secret({ message: `${variable} (stored in $IRIS_HOME/.env, never in config.yaml)`, flag: '--api-key-stdin' });
+        if (value.trim()) envValues.push({ name: variable, value: value.trim() });
+      }
+    }
+  } else {
+    const clientId = flags.clientId ?? (await prompter.text({ message: 'Client id of a user-assigned managed identity (empty: none)', flag: '--client-id', optional: true, initial: deps.env.CLOUD_CLIENT_ID ?? '' }));
+    const tenantId = flags.tenantId ?? (await prompter.text({ message: 'Tenant id (empty: the default tenant)', flag: '--tenant-id', optional: true, initial: deps.env.CLOUD_TENANT_ID ?? '' }));
+    if (clientId.trim()) envValues.push({ name: 'CLOUD_CLIENT_ID', value: clientId.trim() });
+    if (tenantId.trim()) envValues.push({ name: 'CLOUD_TENANT_ID', value: tenantId.trim() });
+    const env = { ...deps.env, ...Object.fromEntries(envValues.map((e) => [e.name, e.value])) };
+    const token = await deps.preflight(env);
+    if (token.ok) say(`identity token: ok (from ${token.source})`);
+    else {
+      const detail = [token.error.message, ...token.error.attempts.map((a) => `  ${a.source}: ${a.message}`)].join('\n');
+      say(`identity token preflight failed:\n${detail}`);
+      const save = flags.yes ? true : await prompter.confirm({ message: 'Save anyway and validate later (iris doctor)?', initial: false, flag: '--yes' });
+      if (!save) throw new SetupError('identity token preflight failed; nothing was written (fix the identity, or pass --yes to save anyway)');
+    }
+  }
+
+  // Wire format and model.
+  let apiMode = asApiMode(flags.apiMode) ?? (flags.provider === undefined || same ? same?.apiMode : undefined);
+  let suggested: readonly string[] = spec.models.map((m) => m.id);
+  if (provider === 'cloud-hosted' && !flags.apiMode) {
+    const env = { ...deps.env, ...Object.fromEntries(envValues.map((e) => [e.name, e.value])) };
+    const outcome = await (deps.probe ?? ((url, e, mode) => probeCloudHosted(url, { env: e, authMode: mode, timeoutMs: 10_000 })))(baseUrl, env, authMode);
+    for (const step of outcome.steps) say(`probe ${step.probe}${step.url ? ` ${step.url}` : ''}: ${step.result}`);
+    if (outcome.kind === 'manual') {
+      say('auto-detection is incomplete: both probes were rejected; continue with manual entry of the api mode and the deployment name');
+      apiMode = asApiMode(
+        await prompter.select({
+          message: 'Which API does the endpoint speak?',
+          choices: API_MODES.map((m) => ({ value: m, label: m })),
+          ...(same?.apiMode ? { initial: same.apiMode } : {}),
+          flag: '--api-mode',
+        }),
+      );
+      suggested = [];
+    } else {
+      apiMode = outcome.apiMode;
+      if (outcome.kind === 'models_list') {
+        suggested = outcome.models;
+        if (outcome.baseUrl !== baseUrl) baseUrl = outcome.baseUrl;
+      } else suggested = [];
+      say(`api mode: ${apiMode}`);
+    }
+  }
+  const initialModel = same?.model || spec.defaultModel || suggested[0];
+  const model =
+    flags.model ??
+    (prompter.interactive || !initialModel || (!flags.yes && suggested.length === 0)
+      ? await prompter.pick({
+          message: NEEDS_ENDPOINT.has(provider) ? 'The model (for cloud-hosted: the deployment name)' : 'The main model',
+          choices: suggested.map((id) => ({ value: id, label: id })),
+          ...(initialModel ? { initial: initialModel } : {}),
+          flag: '--model',
+          allowOther: true,
+        })
+      : initialModel);
+  if (!model.trim()) throw new SetupError('the model cannot be empty');
+
+  // Webhook platform (optional).
+  let webhook: SetupChoice['webhook'];
+  const wantsWebhook = flags.webhook ?? (prompter.interactive ? await prompter.confirm({ message: 'Enable the webhook gateway (code-host events → agent runs)?', initial: deps.config.platforms.webhook.enabled, flag: '--webhook' }) : false);
+  if (wantsWebhook) {
+    const portText = flags.webhookPort ?? (prompter.interactive ? await prompter.text({ message: 'Webhook port', initial: String(deps.config.platforms.webhook.extra.port), flag: '--webhook-port' }) : String(deps.config.platforms.webhook.extra.port));
+    const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+    if (!(port > 0 && port <= 65535)) throw new SetupError(`--webhook-port must be 1–65535 (got "${portText}")`);
+    const secret = flags.webhookSecret ?? (deps.config.platforms.webhook.extra.secret || randomBytes(32).toString('hex'));
+    webhook = { port, secret };
+  }
+
+  return {
+    provider,
+    model: model.trim(),
+    baseUrl,
+    ...(apiMode ? { apiMode } : {}),
+    authMode,
+    ...(keyEnv ? { keyEnv } : {}),
+    contextLength: contextLengthFor(provider, model.trim()),
+    envValues,
+    ...(webhook ? { webhook } : {}),
+    notes,
+  };
+}
