@@ -1,0 +1,367 @@
+// Webhook ingest benchmark: how many signed deliveries a second the gateway takes in (HMAC,
+// event and filters, dedup, rate limit, the durable inbox write, the 202), against a bare node:http
+// server in the same run that only reads the body, checks the HMAC, parses the JSON and dedups in a
+// Map. Both run as child processes; the load (a ~8 KB GitHub pull_request "opened" payload, a new
+// delivery id per request) comes from this process. Bare and gateway phases alternate round by
+// round, so the shared machine's noise hits both alike; results are medians and ratios.
+//
+//   npm run bench:webhook -- [--seconds N] [--rounds N] [--connections N] [--warmup S] [--rate-limit N]
+//                            [--pace-ms N] [--iris PATH] [--profile DIR] [--gateway-node-flags "FLAGS"]
+//                            [--soak MINUTES [--soak-rate N]]
+//
+// --iris PATH benchmarks another build of the executable (default bin/iris, which runs dist/);
+// --profile DIR writes a --cpu-prof of the gateway process there when it stops;
+// --gateway-node-flags passes other node flags to it (e.g. "--perf-basic-prof" for perf).
+//
+// Targets: gateway ≥ 0.6× bare in accepted/s at 64 connections; p50 < 2 ms with one connection;
+// the same ratio while 4 agent runs stream; memory flat over a 10-minute run (--soak 10).
+// Exits 0 whatever the numbers; 1 when something broke (a server did not start, an answer that
+// was not 2xx, the background runs not in the state a phase needs).
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { closedLoop, openLoop, type LoadResult } from './webhook-ingest/load.js';
+import { GATEWAY_MODEL, SINK_MODEL, startPacedUpstream, type PacedUpstream } from './webhook-ingest/paced-upstream.js';
+import { signedPullRequest } from './webhook-ingest/payload.js';
+import { clockTicksPerSecond, cpuTicks, rssKb, startHelper, startServer, type Server } from './webhook-ingest/processes.js';
+import * as report from './webhook-ingest/report.js';
+import type { Phase } from './webhook-ingest/report.js';
+
+const args = process.argv.slice(2);
+function option(name: string, fallback: number, min = 1): number {
+  const i = args.indexOf(name);
+  const value = i >= 0 ? Number(args[i + 1]) : fallback;
+  if (!Number.isFinite(value) || value < min) {
+    process.stderr.write(`bench: ${name} takes a number of at least ${min}\n`);
+    process.exit(2);
+  }
+  return value;
+}
+function stringOption(name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+const seconds = option('--seconds', 10, 1);
+const rounds = Math.round(option('--rounds', 3, 1));
+const connections = Math.round(option('--connections', 64, 1));
+const warmupSeconds = option('--warmup', 2, 0);
+// Out of the way for any run here (the window is 60 s). Not 100,000,000: the limiter keeps one slot
+// per allowed request, allocated up front, and a ring that size costs gigabytes and a stall of
+// most of a minute on the first event.
+const rateLimit = Math.round(option('--rate-limit', 2_000_000, 1));
+const paceMs = option('--pace-ms', 10, 1);
+const soakMinutes = args.includes('--soak') ? option('--soak', 10, 0.1) : 0;
+const soakRate = option('--soak-rate', 200, 1);
+const profileDir = stringOption('--profile');
+const gatewayNodeFlags = (stringOption('--gateway-node-flags') ?? '').split(/\s+/).filter((flag) => flag !== '');
+
+const CONCURRENCY = 4;
+const SECRET = 'bench-webhook-secret-7f3a9c21d4e8';
+const ROUTE_PATH = '/webhooks/pr';
+// run-ts.mjs sets argv[1] to this file; the bundle itself lives elsewhere.
+const benchDir = dirname(resolve(process.argv[1]!));
+const irisBin = resolve(stringOption('--iris') ?? join(benchDir, '..', 'bin', 'iris'));
+const helpers = join(benchDir, 'webhook-ingest');
+const ticksPerSecond = clockTicksPerSecond();
+const delivery = signedPullRequest(SECRET);
+
+// --- clean-up, also on Ctrl-C ---------------------------------------------------------------
+const cleanups: Array<() => unknown> = [];
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch {
+        // best effort: the rest still runs
+      }
+    }
+  })();
+  return cleaning;
+}
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.on(signal, () => {
+    if (cleaning) process.exit(code);
+    process.stderr.write(`\nbench: ${signal}, cleaning up\n`);
+    void cleanup().finally(() => {
+      // run-ts.mjs removes its bundle only on a normal return; do it here too.
+      const bundleDir = dirname(fileURLToPath(import.meta.url));
+      if (bundleDir.includes(`${join('.cache', 'iris-run-ts')}`)) rmSync(bundleDir, { recursive: true, force: true });
+      process.exit(code);
+    });
+  });
+}
+
+const problems: string[] = [];
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) {
+      problems.push(`${what} did not happen within ${timeoutMs / 1000} s`);
+      say(`    ! ${what} did not happen within ${timeoutMs / 1000} s`);
+      return false;
+    }
+    await sleep(20);
+  }
+  return true;
+}
+
+function gatewayConfig(): string {
+  const q = JSON.stringify;
+  return `# webhook-ingest benchmark (temporary)
+model:
+  provider: openai
+  default: ${GATEWAY_MODEL}
+network:
+  first_byte_timeout: 3600
+  idle_timeout: 3600
+platforms:
+  webhook:
+    enabled: true
+    extra:
+      host: 127.0.0.1
+      port: 0
+      secret: ${q(SECRET)}
+      rate_limit: ${rateLimit}
+      concurrency: ${CONCURRENCY}
+      routes:
+        pr:
+          events: [pull_request]
+          filters:
+            - field: action
+              in: [opened, synchronize]
+          prompt: ${q('Review pull request #{pull_request.number} "{pull_request.title}" in {repository.full_name} by {pull_request.user.login}.\n\n{pull_request.body}')}
+          deliver: log
+`;
+}
+
+async function startGateway(upstream: PacedUpstream): Promise<{ gateway: Server; home: string }> {
+  const home = mkdtempSync(join(tmpdir(), 'iris-bench-webhook-'));
+  chmodSync(home, 0o700);
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  writeFileSync(join(home, 'config.yaml'), gatewayConfig(), { mode: 0o600 });
+  const env = { ...process.env, IRIS_HOME: home, OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${upstream.url}/v1` };
+  const nodeArgs = [...gatewayNodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [])];
+  if (profileDir) mkdirSync(resolve(profileDir), { recursive: true });
+  const gateway = await startServer('gateway', [...nodeArgs, irisBin, 'gateway', 'run'], env, /gateway listening on \S+:(\d+)/);
+  cleanups.push(() => gateway.stop());
+  return { gateway, home };
+}
+
+async function startBare(): Promise<Server> {
+  const bare = await startServer('bare server', [join(helpers, 'bare-server.mjs'), SECRET], process.env, /listening (\d+)/);
+  cleanups.push(() => bare.stop());
+  return bare;
+}
+
+function checkAnswers(name: string, load: LoadResult): void {
+  const bad = [...load.statuses.keys()].filter((status) => status < 200 || status > 299);
+  if (bad.length > 0 || load.errors > 0) {
+    problems.push(`${name}: ${report.statusSummary(load)}; first: ${load.firstProblem ?? '?'}`);
+  }
+}
+
+const megabytes = (kb: number | undefined) => (kb === undefined ? '?' : `${(kb / 1024).toFixed(1)} MB`);
+
+function inboxSize(home: string): string {
+  let bytes = 0;
+  for (const name of ['state.db', 'state.db-wal']) {
+    try {
+      bytes += statSync(join(home, name)).size;
+    } catch {
+      // not there (yet)
+    }
+  }
+  return `${(bytes / 1048576).toFixed(0)} MB`;
+}
+
+// --- the comparison --------------------------------------------------------------------------
+type PairKey = 'idle' | 'one' | 'stream';
+const PAIRS: ReadonlyArray<{ key: PairKey; label: string; connections: number; streams: boolean }> = [
+  { key: 'idle', label: `${connections} conn, idle`, connections, streams: false },
+  { key: 'one', label: '1 conn, idle', connections: 1, streams: false },
+  { key: 'stream', label: `${connections} conn, 4 runs stream`, connections, streams: true },
+];
+
+async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server, home: string): Promise<void> {
+  const hung = () => until(`${CONCURRENCY} gateway runs waiting on the hanging model`, () => upstream.open('gateway', 'hang') >= CONCURRENCY);
+
+  async function phase(server: Server, which: 'bare' | 'gateway', pair: (typeof PAIRS)[number]): Promise<Phase> {
+    let sink: ReturnType<typeof startHelper> | undefined;
+    if (which === 'gateway' && pair.streams) {
+      upstream.setGatewayMode('stream');
+      await until(`${CONCURRENCY} gateway runs streaming`, () => upstream.open('gateway', 'stream', 2) >= CONCURRENCY);
+    } else if (which === 'gateway') {
+      await hung();
+    } else if (pair.streams) {
+      sink = startHelper([join(helpers, 'stream-sink.mjs'), upstream.url, String(CONCURRENCY), SINK_MODEL]);
+      cleanups.push(() => sink?.stop());
+      await until(`${CONCURRENCY} stand-in streams`, () => upstream.open('sink', 'stream', 2) >= CONCURRENCY);
+    }
+    const streamer = which === 'gateway' ? 'gateway' : 'sink';
+    let framesBefore = 0;
+    let ticksBefore = 0;
+    const load = await closedLoop(server.origin, ROUTE_PATH, delivery, pair.connections, seconds, () => {
+      framesBefore = upstream.framesSent(streamer);
+      ticksBefore = cpuTicks(server.pid);
+    });
+    const serverCpuMs = ((cpuTicks(server.pid) - ticksBefore) * 1000) / ticksPerSecond;
+    const frames = upstream.framesSent(streamer) - framesBefore;
+    if (which === 'gateway' && pair.streams) upstream.setGatewayMode('hang');
+    if (sink) {
+      await sink.stop();
+      upstream.cutSink();
+    }
+    checkAnswers(`${which}, ${pair.label}`, load);
+    return { server: which, connections: pair.connections, load, serverCpuMs, backgroundDeltasPerS: pair.streams ? frames / (load.elapsedMs / 1000) : 0 };
+  }
+
+  if (warmupSeconds > 0) {
+    say(`  warm-up: ${warmupSeconds} s each at ${connections} connections (not counted)`);
+    checkAnswers('bare, warm-up', await closedLoop(bare.origin, ROUTE_PATH, delivery, connections, warmupSeconds));
+    checkAnswers('gateway, warm-up', await closedLoop(gateway.origin, ROUTE_PATH, delivery, connections, warmupSeconds));
+  } else {
+    checkAnswers('gateway, first events', await closedLoop(gateway.origin, ROUTE_PATH, delivery, 1, 0.2));
+  }
+  await hung();
+  const rssStart = rssKb(gateway.pid);
+
+  const results = new Map<PairKey, { bare: Phase[]; gateway: Phase[] }>(PAIRS.map((p) => [p.key, { bare: [], gateway: [] }]));
+  for (let round = 0; round < rounds; round++) {
+    say(`  round ${round + 1}/${rounds}`);
+    for (const pair of PAIRS) {
+      // ABBA: the order within a pair flips every round, so a drift favours neither side.
+      const order = round % 2 === 0 ? (['bare', 'gateway'] as const) : (['gateway', 'bare'] as const);
+      for (const which of order) {
+        const measured = await phase(which === 'bare' ? bare : gateway, which, pair);
+        results.get(pair.key)![which].push(measured);
+        say(report.phaseLine(`${pair.label}, ${which}`, measured));
+      }
+    }
+  }
+  const rssEnd = rssKb(gateway.pid);
+
+  say('');
+  say(`summary: medians over ${rounds} round${rounds === 1 ? '' : 's'}; the throughput ratio is taken per round (adjacent phases), then its median`);
+  say(report.tableHeader());
+  const ratios = new Map<PairKey, number>();
+  const perRound = new Map<PairKey, number[]>();
+  const medians = new Map<PairKey, { bare: report.Figures; gateway: report.Figures }>();
+  for (const pair of PAIRS) {
+    const { bare: b, gateway: g } = results.get(pair.key)!;
+    const bareFigures = report.medianFigures(b.map(report.figures));
+    const gatewayFigures = report.medianFigures(g.map(report.figures));
+    const roundRatios = g.map((phase, i) => report.figures(phase).acceptedPerS / report.figures(b[i]!).acceptedPerS);
+    const ratio = report.median(roundRatios);
+    ratios.set(pair.key, ratio);
+    perRound.set(pair.key, roundRatios);
+    medians.set(pair.key, { bare: bareFigures, gateway: gatewayFigures });
+    say(report.tableRow(pair.label, 'bare', bareFigures));
+    say(report.tableRow('', 'gateway', gatewayFigures));
+    say(report.ratioRow(ratio, bareFigures, gatewayFigures));
+  }
+  const stream = medians.get('stream')!;
+  say(
+    `  background in the streaming phases: gateway runs ${report.int(stream.gateway.backgroundDeltasPerS)} deltas/s, stand-in ${report.int(stream.bare.backgroundDeltasPerS)} deltas/s (median)`,
+  );
+  say(`  gateway RSS ${megabytes(rssStart)} after warm-up, ${megabytes(rssEnd)} at the end; inbox on disk ${inboxSize(home)}`);
+
+  const spread = (key: PairKey) => (rounds > 1 ? `  (rounds: ${perRound.get(key)!.map((r) => r.toFixed(2)).join(', ')})` : '');
+  const idleRatio = ratios.get('idle')!;
+  const streamRatio = ratios.get('stream')!;
+  const p50One = medians.get('one')!.gateway.p50;
+  say('');
+  say('targets');
+  const p50s = medians.get('one')!;
+  say(`  gateway ≥ 0.6× bare accepted/s, ${connections} connections       ${`${idleRatio.toFixed(2)}×`.padStart(8)}  ${report.verdict(idleRatio >= 0.6)}${spread('idle')}`);
+  say(`  gateway p50 < 2 ms with one connection              ${`${p50One.toFixed(2)} ms`.padStart(8)}  ${report.verdict(p50One < 2)}  (bare ${p50s.bare.p50.toFixed(2)} ms)`);
+  say(`  gateway ≥ 0.6× bare while 4 agent runs stream       ${`${streamRatio.toFixed(2)}×`.padStart(8)}  ${report.verdict(streamRatio >= 0.6)}${spread('stream')}`);
+  say('  memory flat over a 10-minute run                    not run here: npm run bench:webhook -- --soak 10');
+}
+
+// --- the soak --------------------------------------------------------------------------------
+async function soak(upstream: PacedUpstream, gateway: Server, home: string): Promise<void> {
+  const total = Math.round(soakMinutes * 60);
+  checkAnswers('gateway, first events', await closedLoop(gateway.origin, ROUTE_PATH, delivery, 4, 2));
+  await until(`${CONCURRENCY} gateway runs waiting on the hanging model`, () => upstream.open('gateway', 'hang') >= CONCURRENCY);
+  const samples: Array<{ t: number; kb: number }> = [];
+  const sample = (t: number, accepted: number) => {
+    const kb = rssKb(gateway.pid);
+    if (kb === undefined) return;
+    samples.push({ t, kb });
+    say(`    t=${String(t).padStart(5)} s  RSS ${megabytes(kb).padStart(9)}  accepted ${report.int(accepted).padStart(9)}  inbox ${inboxSize(home)}`);
+  };
+  say(`  soak: ${soakRate} deliveries/s for ${total} s, RSS sampled every 10 s`);
+  sample(0, 0);
+  const load = await openLoop(gateway.origin, ROUTE_PATH, delivery, {
+    perSecond: soakRate,
+    seconds: total,
+    maxInFlight: 64,
+    onTick: (t, accepted) => {
+      if (t % 10 === 0) sample(t, accepted);
+    },
+  });
+  checkAnswers('gateway, soak', load);
+  const kbs = samples.map((s) => s.kb);
+  const fifth = Math.max(1, Math.floor(samples.length / 5));
+  const early = Math.max(...kbs.slice(0, fifth));
+  const late = Math.max(...kbs.slice(-fifth));
+  const growth = late - early;
+  const flat = growth <= Math.max(10 * 1024, early * 0.1);
+  const f = report.figures({ server: 'gateway', connections: 0, load, serverCpuMs: 0, backgroundDeltasPerS: 0 });
+  say('');
+  say(`  ${report.int(load.accepted)} accepted (${report.int(f.acceptedPerS)}/s), p50 ${report.ms(f.p50)} ms, p99 ${report.ms(f.p99)} ms [${report.statusSummary(load)}]`);
+  say(`  RSS first ${megabytes(kbs[0])}, last ${megabytes(kbs.at(-1))}, max ${megabytes(Math.max(...kbs))}`);
+  say(`  memory flat: peak of the last fifth ${megabytes(late)} vs the first fifth ${megabytes(early)} (growth ${megabytes(growth)}; allowed max(10 MB, 10%))  ${report.verdict(flat)}`);
+}
+
+// --- main ------------------------------------------------------------------------------------
+try {
+  const phaseSeconds = soakMinutes > 0 ? soakMinutes * 60 : seconds;
+  const upstream = await startPacedUpstream({ paceMs, streamSeconds: phaseSeconds + 30 });
+  cleanups.push(() => upstream.close());
+  const { gateway, home } = await startGateway(upstream);
+  const bare = soakMinutes > 0 ? undefined : await startBare();
+
+  say(
+    `webhook-ingest: a ${report.int(delivery.body.length)}-byte signed pull_request "opened", a new X-GitHub-Delivery per request; ` +
+      (soakMinutes > 0 ? `soak ${soakMinutes} min` : `${connections} and 1 connections, ${seconds} s per phase, ${rounds} round${rounds === 1 ? '' : 's'} alternating bare/gateway`) +
+      `; node ${process.versions.node}, ${availableParallelism()} CPUs`,
+  );
+  say(
+    `  gateway  ${relative(process.cwd(), irisBin) || irisBin} gateway run (pid ${gateway.pid}): route pr (events [pull_request], filter action in [opened, synchronize], deliver log); ` +
+      `HMAC, filters, dedup, rate limit ${report.int(rateLimit)}/60 s (out of the way), durable inbox write, info log; ${CONCURRENCY} workers`,
+  );
+  if (bare) say(`  bare     node:http (pid ${bare.pid}): reads the body, HMAC-SHA256 in constant time, JSON.parse, dedup in a Map (bounded, 100k)`);
+  say(`  load     undici Pool in this process, connections opened before the clock starts, pipelining 1; latency = send to end of answer; CPU/req = server utime+stime from /proc (${ticksPerSecond} Hz) / requests; client CPU = this process`);
+  say(
+    `  background${bare ? ', idle phases' : ''}: the model hangs, so ${CONCURRENCY} runs hold the ${CONCURRENCY} workers without using CPU; accepted events wait in the inbox`,
+  );
+  if (bare) {
+    say(
+      `  background, streaming phases: the gateway's ${CONCURRENCY} runs each read a model answer paced at one delta per ${paceMs} ms; ` +
+        `to keep it fair the bare server's phase beside it runs with the same ${CONCURRENCY} paced streams read by a stand-in process, ` +
+        'so the machine carries the same streams; what is left is the gateway reading its runs in its own event loop, as in production',
+    );
+  }
+  if (profileDir) say(`  profiling the gateway: --cpu-prof into ${resolve(profileDir)} (written when it stops)`);
+  say('');
+
+  if (soakMinutes > 0) await soak(upstream, gateway, home);
+  else await comparison(upstream, bare!, gateway, home);
+} catch (err) {
+  problems.push((err as Error).message);
+} finally {
+  await cleanup();
+}
+if (problems.length > 0) {
+  say('');
+  say('something broke:');
+  for (const problem of problems) say(`  - ${problem}`);
+  process.exitCode = 1;
+}
