@@ -118,7 +118,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   if (!mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
   if (problems.length > 0) return { ok: false, code: 'config', problems };
 
-  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info' });
+  // Buffered writes: a line per accepted event must not cost a write syscall on the request path.
+  // The inbox, not the log, is the record of what was accepted; lines are flushed at stop.
+  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info', sync: false });
   opened.log = log;
   const llog = listenerLog(log);
   for (const problem of early) {
@@ -131,7 +133,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
   let store: Store;
   try {
-    store = await openSqliteStore(paths.statePath);
+    store = await openSqliteStore(paths.statePath, { checkpointEveryMs: 1_000 });
   } catch (err) {
     await releasePidFile(paths);
     return { ok: false, code: 'store', problems: [(err as Error).message] };

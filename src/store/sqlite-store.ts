@@ -33,6 +33,12 @@ export type SqliteStoreOptions = {
   readonly mustExist?: boolean;
   /** Epoch milliseconds for created_at/updated_at/applied_at. */
   readonly now?: () => number;
+  /**
+   * Checkpoint the WAL on a timer instead of inside the commit that crosses the size threshold.
+   * For a server answering requests (the gateway): a checkpoint fsyncs, and one per interval is
+   * cheaper than a stall every few dozen requests.
+   */
+  readonly checkpointEveryMs?: number;
 };
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -113,13 +119,25 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
       db.close();
       throw err;
     }
-    return createSqliteStore(db, path, now);
+    return createSqliteStore(db, path, now, options.checkpointEveryMs);
   } catch (err) {
     throw toStoreError(err, path);
   }
 }
 
-function createSqliteStore(db: Db, path: string, now: () => number): Store {
+function createSqliteStore(db: Db, path: string, now: () => number, checkpointEveryMs?: number): Store {
+  let checkpoints: NodeJS.Timeout | undefined;
+  if (checkpointEveryMs !== undefined) {
+    db.pragma('wal_autocheckpoint = 0');
+    checkpoints = setInterval(() => {
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // Busy or closing: the next tick tries again, and the WAL stays valid meanwhile.
+      }
+    }, checkpointEveryMs);
+    checkpoints.unref();
+  }
   const statements = {
     insertSession: db.prepare(
       `INSERT INTO sessions (id, source, title, provider, model, status, created_at, updated_at)
@@ -267,10 +285,11 @@ function createSqliteStore(db: Db, path: string, now: () => number): Store {
 
     usageSummary: (options) => guarded(() => summarizeUsage(db, options)),
 
-    webhooks: createSqliteWebhookInbox(db, now, guarded),
+    webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path)),
 
     close: () =>
       guarded(() => {
+        clearInterval(checkpoints);
         if (db.open) db.close();
       }),
   };

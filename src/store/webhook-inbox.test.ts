@@ -58,6 +58,20 @@ describe('accept and dedup', () => {
     expect(await inbox.isDuplicate('github-pr', 'd-1', clock - HOUR)).toBe(true);
   });
 
+  it('accepts issued in one tick commit together, and a delivery repeated inside that batch is a duplicate', async () => {
+    const inbox = store.webhooks;
+    const outcomes = await Promise.all([inbox.accept(event({ deliveryId: 'x' }), 0), inbox.accept(event({ deliveryId: 'y' }), 0), inbox.accept(event({ deliveryId: 'x' }), 0)]);
+    expect(outcomes).toEqual([{ status: 'accepted', id: 1 }, { status: 'accepted', id: 2 }, { status: 'duplicate' }]);
+  });
+
+  it('a batch that cannot be written rejects every caller with a StoreError', async () => {
+    await store.close();
+    const results = await Promise.allSettled([store.webhooks.accept(event({ deliveryId: 'a' }), 0), store.webhooks.accept(event({ deliveryId: 'b' }), 0)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(results.map((r) => (r as PromiseRejectedResult).reason.name)).toEqual(['StoreError', 'StoreError']);
+    store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock });
+  });
+
   it('never deduplicates timestamp ids', async () => {
     const inbox = store.webhooks;
     await inbox.accept(event({ deliveryId: '123', deduplicate: false }), clock - HOUR);

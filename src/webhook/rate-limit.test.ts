@@ -145,4 +145,23 @@ describe('createSlidingWindowLimiter', () => {
     expect(() => limiter.take('r', 0)).toThrow(new RangeError('limit must be a positive integer, got 0'));
     expect(limiter.size()).toBe(0);
   });
+
+  it('grows with the traffic, not the limit: a limit of a billion costs nothing up front, and 100 fits exactly 100', () => {
+    let now = 0;
+    const huge = createSlidingWindowLimiter({ limit: 1_000_000_000, nowMs: () => now });
+    const started = process.cpuUsage();
+    for (let i = 0; i < 1000; i++) expect(huge.take('r').ok).toBe(true);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(500);
+    const hundred = createSlidingWindowLimiter({ limit: 100, nowMs: () => now });
+    for (let i = 0; i < 100; i++) {
+      now = i;
+      expect(hundred.take('r').ok).toBe(true);
+    }
+    expect(hundred.take('r')).toEqual({ ok: false, retryAfterSeconds: 60 });
+    now = 60_000; // the first left the window
+    expect(hundred.take('r').ok).toBe(true);
+    expect(hundred.take('r').ok).toBe(false);
+  });
 });
+

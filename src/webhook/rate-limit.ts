@@ -23,8 +23,14 @@ export type SlidingWindowOptions = {
 
 export const RATE_LIMIT_DEFAULTS = Object.freeze({ windowMs: 60_000, maxKeys: 10_000 });
 
-/** The timestamps of a key's latest requests, oldest at `start`; the ring's length is the limit. */
+/**
+ * The timestamps of a key's latest requests, oldest at `start`. The ring grows (doubling) as
+ * requests arrive, up to the limit: memory follows the traffic in the window, not the limit, so
+ * a huge `rate_limit` (set to get the limiter out of the way) costs nothing up front.
+ */
 type Ring = { times: number[]; start: number; count: number };
+
+const INITIAL_CAPACITY = 16;
 
 function requirePositiveInt(name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 1) {
@@ -32,10 +38,10 @@ function requirePositiveInt(name: string, value: number): void {
   }
 }
 
-/** A ring of another size, keeping the newest timestamps that fit. */
-function resize(ring: Ring, size: number): Ring {
-  const keep = Math.min(ring.count, size);
-  const times = new Array<number>(size).fill(0);
+/** A ring of another capacity, keeping the newest timestamps that fit. */
+function resize(ring: Ring, capacity: number): Ring {
+  const keep = Math.min(ring.count, capacity);
+  const times = new Array<number>(capacity).fill(0);
   for (let i = 0; i < keep; i++) times[i] = ring.times[(ring.start + ring.count - keep + i) % ring.times.length]!;
   return { times, start: 0, count: keep };
 }
@@ -53,10 +59,12 @@ export function createSlidingWindowLimiter(options: SlidingWindowOptions): Slidi
     let ring = rings.get(key);
     if (ring === undefined) {
       if (rings.size >= maxKeys) rings.delete(rings.keys().next().value!);
-      ring = { times: new Array<number>(limit).fill(0), start: 0, count: 0 };
+      const capacity = Math.min(limit, INITIAL_CAPACITY);
+      ring = { times: new Array<number>(capacity).fill(0), start: 0, count: 0 };
     } else {
       rings.delete(key);
-      if (ring.times.length !== limit) ring = resize(ring, limit);
+      // A lower limit than before: keep only the newest timestamps that the new limit allows.
+      if (ring.times.length > limit) ring = resize(ring, limit);
     }
     rings.set(key, ring);
     return ring;
@@ -69,18 +77,23 @@ export function createSlidingWindowLimiter(options: SlidingWindowOptions): Slidi
       const ring = ringFor(key, limit);
       // Drop what has left the window, and what lies in the future: the clock was set back, and
       // keeping those would block the key for as long as it was set back.
-      while (ring.count > 0) {
-        const oldest = ring.times[ring.start]!;
+      let current = ring;
+      while (current.count > 0) {
+        const oldest = current.times[current.start]!;
         if (now - oldest < windowMs && oldest <= now) break;
-        ring.start = (ring.start + 1) % limit;
-        ring.count--;
+        current.start = (current.start + 1) % current.times.length;
+        current.count--;
       }
-      if (ring.count === limit) {
-        const waitMs = ring.times[ring.start]! + windowMs - now;
+      if (current.count >= limit) {
+        const waitMs = current.times[current.start]! + windowMs - now;
         return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
       }
-      ring.times[(ring.start + ring.count) % limit] = now;
-      ring.count++;
+      if (current.count === current.times.length) {
+        current = resize(current, Math.min(limit, current.times.length * 2));
+        rings.set(key, current);
+      }
+      current.times[(current.start + current.count) % current.times.length] = now;
+      current.count++;
       return { ok: true };
     },
     size: () => rings.size,

@@ -128,16 +128,17 @@ export function createSubscriptionReader(path: string, onProblems: (problems: re
     read(): { readonly file: SubscriptionFile; readonly version: number } {
       let next: string;
       try {
-        const info = statSync(path, { bigint: true });
-        next = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+        // No exception for a missing file: this runs on every request, and most homes have none.
+        const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+        next = info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : 'missing';
       } catch {
-        next = 'missing';
+        next = 'unreadable';
       }
       if (next !== identity) {
         identity = next;
         let text: string | undefined;
         try {
-          text = next === 'missing' ? undefined : readFileSync(path, 'utf8');
+          text = next === 'missing' || next === 'unreadable' ? undefined : readFileSync(path, 'utf8');
         } catch (err) {
           current = { subscriptions: current.subscriptions, problems: [`cannot read ${path}: ${errnoMessage(err)}`] };
           text = undefined;
