@@ -238,6 +238,25 @@ function buildProgram(): Command {
       commandExitCode = await setup(options);
     });
 
+  program
+    .command('auth')
+    .description('show each provider in use: endpoint, auth mode, and where its key comes from (never the key)')
+    .option('--json', 'print as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { auth } = await import('./commands/auth.js');
+      await auth(options);
+    });
+
+  program
+    .command('doctor')
+    .description('check the home, config, credentials (with live probes), gh, the webhook port and the store; say how to fix each problem')
+    .option('--offline', 'skip the live probes of models and identity tokens')
+    .option('--json', 'print as JSON')
+    .action(async (options: { offline?: boolean; json?: boolean }) => {
+      const { doctor } = await import('./commands/doctor.js');
+      commandExitCode = await doctor(options);
+    });
+
   const model = program
     .command('model')
     .description('assign models: plain `iris model` is the interactive picker; set / aux set / aux reset for scripts')

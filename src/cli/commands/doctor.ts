@@ -1,0 +1,17 @@
+// `iris doctor [--offline] [--json]`: checks the home, the config, every provider in use (with live
+// probes unless --offline), gh, the webhook platform and the store, and says how to fix each
+// problem. Reads only. Exit code 0 when healthy (warnings allowed), 1 when a check failed.
+import { formatDoctorText } from '../../doctor/format.js';
+import { runDoctor } from '../../doctor/run.js';
+import { redactStrings } from '../../log/redact.js';
+import { printData, printJson } from '../console.js';
+import { EXIT } from '../exit-codes.js';
+
+export async function doctor(options: { offline?: boolean; json?: boolean }): Promise<number> {
+  const offline = options.offline === true;
+  // Findings quote outside text (SDK and CLI messages): credential-shaped parts are cut out again here.
+  const report = redactStrings(await runDoctor({ offline, processEnv: process.env }));
+  if (options.json) printJson(report);
+  else printData(formatDoctorText(report, offline));
+  return report.healthy ? EXIT.ok : EXIT.failure;
+}

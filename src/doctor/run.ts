@@ -1,0 +1,96 @@
+// `iris doctor`'s order of work: gather facts at the edges (stat, config and .env reads, the live
+// probes, gh, a test bind, a read-only store open), hand them to the pure checks, and collect the
+// results in a fixed order. Reads only: never creates the home, narrows a mode or migrates state.db.
+// The slow parts (model probes, the identity token, gh, the bind) run side by side.
+import { effectiveEnv, readEnvFile } from '../config/env-file.js';
+import { resolveHomePaths, type Env, type HomePaths } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import { loadConfig } from '../config/store.js';
+import { gatewayPidPath, readGatewayStatus } from '../gateway/pid-file.js';
+import { SCHEMA_VERSION } from '../store/migrations.js';
+import { resolveRoutes } from '../webhook/routes.js';
+import { loadSubscriptions } from '../webhook/subscriptions.js';
+import { checkConfig, checkEnvFile, checkMainModel } from './checks/config.js';
+import { checkGh } from './checks/gh.js';
+import { checkHome, checkPermissions } from './checks/home.js';
+import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
+import { checkCredential, checkEndpoint, checkProbe } from './checks/providers.js';
+import { checkStore } from './checks/store.js';
+import { checkWebhook } from './checks/webhook.js';
+import { readHomeFacts } from './home-facts.js';
+import type { LiveProbe } from './live-probes.js';
+import { findProvidersInUse, type ProviderUse } from './providers-in-use.js';
+import { readStoreFacts } from './store-probe.js';
+import { readGhFacts, tryBind } from './system-probes.js';
+import { buildReport, type CheckResult, type DoctorReport } from './types.js';
+
+export type DoctorOptions = {
+  /** Skip every network probe (models, identity token); local checks still run. */
+  readonly offline: boolean;
+  readonly processEnv: Env;
+};
+
+/** Enabled routes, from config.yaml and the subscriptions, that post through gh. */
+async function forgeCommentRoutes(config: Readonly<Config>, paths: HomePaths): Promise<string[]> {
+  const loaded = await loadSubscriptions(paths);
+  const { routes } = resolveRoutes(config, loaded.ok ? loaded.subscriptions : {});
+  return [...routes.values()].filter((r) => r.enabled && r.deliver === 'forge_comment').map((r) => r.name);
+}
+
+async function webhookCheck(config: Readonly<Config>, paths: HomePaths): Promise<CheckResult | undefined> {
+  const { enabled, extra } = config.platforms.webhook;
+  if (!enabled) return undefined;
+  const gateway = await readGatewayStatus(paths).catch(() => ({ state: 'bad_pid_file', pid_file: gatewayPidPath(paths) }) as const);
+  const bind = gateway.state !== 'running' && extra.port !== 0 ? await tryBind(extra.host, extra.port) : undefined;
+  return checkWebhook(gateway, extra.host, extra.port, bind);
+}
+
+async function liveProbes(uses: readonly ProviderUse[], env: Env): Promise<LiveProbe[]> {
+  const { probeProvider } = await import('./live-probes.js');
+  return Promise.all(uses.map((use) => probeProvider(use, env)));
+}
+
+function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined): CheckResult[] {
+  const checks = [checkCredential(use)];
+  const endpoint = checkEndpoint(use);
+  if (endpoint) checks.push(endpoint);
+  if (use.credential.kind === 'identity_token') {
+    checks.push(checkIdentityVariables(env));
+    if (probe?.token) checks.push(checkIdentityToken(probe.token, use.credential.scope));
+  }
+  if (probe?.models) checks.push(checkProbe(use, probe.models));
+  return checks;
+}
+
+async function configuredChecks(config: Readonly<Config>, env: Env, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
+  const uses = findProvidersInUse(config, env, options.processEnv);
+  const ghRoutes = await forgeCommentRoutes(config, paths);
+  const [probes, gh, webhook] = await Promise.all([
+    options.offline ? undefined : liveProbes(uses, env),
+    ghRoutes.length > 0 ? readGhFacts(env) : undefined,
+    webhookCheck(config, paths),
+  ]);
+  return [
+    checkMainModel(config),
+    ...uses.flatMap((use, i) => providerChecks(use, env, probes?.[i])),
+    ...(gh ? [checkGh(gh, ghRoutes)] : []),
+    ...(webhook ? [webhook] : []),
+  ];
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const paths = resolveHomePaths(options.processEnv);
+  const home = await readHomeFacts(paths);
+  const checks: CheckResult[] = [checkHome(home.home)];
+  if (home.home.kind === 'directory') checks.push(checkPermissions(home.paths));
+
+  const envFile = await readEnvFile(paths);
+  if (!envFile.ok) checks.push(checkEnvFile(envFile.error.message, paths.envPath));
+  const env = effectiveEnv(envFile.ok ? envFile.values : new Map(), options.processEnv);
+
+  const loaded = await loadConfig(paths);
+  checks.push(...checkConfig(loaded.ok ? loaded : { ok: false, path: paths.configPath, message: loaded.error.message }));
+  if (loaded.ok) checks.push(...(await configuredChecks(loaded.config, env, options, paths)));
+  checks.push(checkStore(await readStoreFacts(paths.statePath), SCHEMA_VERSION));
+  return buildReport(checks);
+}
