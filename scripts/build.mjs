@@ -18,7 +18,7 @@ const result = await build({
   platform: 'node',
   target: 'node20.19',
   // Full minification: start-up time is dominated by parsing and compiling the bundle.
-  minify: true,
+  minify: process.env.IRIS_NO_MINIFY !== "1",
   keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',

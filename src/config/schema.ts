@@ -107,6 +107,8 @@ const webhookPlatform = z.prefault(
         max_body_bytes: z._default(z.int().check(z.positive()), 1048576),
         /** Seconds a client has to send a whole body before it gets a 408. */
         body_timeout: z._default(seconds(), 30),
+        /** Days a delivered or failed event stays in the inbox (iris webhook deliveries); 0 keeps them all. */
+        keep_days: z._default(z.int().check(z.gte(0)), 30),
         /** Agent runs at once; more accepted events wait in the inbox. */
         concurrency: z._default(z.int().check(z.positive(), z.lte(64)), 4),
         routes: z._default(

@@ -21,6 +21,7 @@ describe('validateConfig defaults', () => {
         rate_limit: 30,
         max_body_bytes: 1048576,
         body_timeout: 30,
+        keep_days: 30,
         concurrency: 4,
         routes: {},
       },

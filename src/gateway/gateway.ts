@@ -133,7 +133,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
   let store: Store;
   try {
-    store = await openSqliteStore(paths.statePath, { checkpointEveryMs: 1_000 });
+    store = await openSqliteStore(paths.statePath, { checkpointEveryMs: 250 });
   } catch (err) {
     await releasePidFile(paths);
     return { ok: false, code: 'store', problems: [(err as Error).message] };
@@ -209,11 +209,19 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   print(startLines.join('\n')); // one write, so a reader sees the whole block at once
   log.info({ host: extra.host, port: listening.port, url, routes: routes.map((r) => ({ name: r.name, url: `${url}/webhooks/${r.name}`, deliver: r.deliver, source: r.source })), recovered }, 'gateway started');
 
+  // Bounded on disk: dedup records live an hour, finished events `keep_days`.
+  const pruneOld = async () => {
+    await store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS);
+    if (extra.keep_days > 0) {
+      const removed = await store.webhooks.pruneFinished(nowMs() - extra.keep_days * 86_400_000);
+      if (removed > 0) llog.info({ removed, keep_days: extra.keep_days }, 'old delivered and failed events removed from the inbox');
+    }
+  };
   const prune = setInterval(() => {
-    store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS).catch((err: Error) => llog.warn({ err: err.message }, 'dedup pruning failed'));
+    pruneOld().catch((err: Error) => llog.warn({ err: err.message }, 'inbox pruning failed'));
   }, PRUNE_EVERY_MS);
   prune.unref();
-  await store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS);
+  await pruneOld();
   await pool.start();
 
   let stopped: Promise<void> | undefined;

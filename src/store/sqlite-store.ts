@@ -17,6 +17,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../providers/wire/types.js';
+import { startCheckpointWorker, type CheckpointWorker } from './checkpoint-worker.js';
 import { StoreError, toStoreError } from './errors.js';
 import { newSessionId } from './ids.js';
 import { decodeMessage, encodeMessage } from './message-codec.js';
@@ -34,9 +35,8 @@ export type SqliteStoreOptions = {
   /** Epoch milliseconds for created_at/updated_at/applied_at. */
   readonly now?: () => number;
   /**
-   * Checkpoint the WAL on a timer instead of inside the commit that crosses the size threshold.
-   * For a server answering requests (the gateway): a checkpoint fsyncs, and one per interval is
-   * cheaper than a stall every few dozen requests.
+   * Checkpoint the WAL from a worker thread on this interval instead of inside the commit that
+   * crosses the size threshold (see checkpoint-worker.ts). For a server answering requests.
    */
   readonly checkpointEveryMs?: number;
 };
@@ -126,18 +126,12 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 }
 
 function createSqliteStore(db: Db, path: string, now: () => number, checkpointEveryMs?: number): Store {
-  let checkpoints: NodeJS.Timeout | undefined;
+  let checkpoints: CheckpointWorker | undefined;
   if (checkpointEveryMs !== undefined) {
     db.pragma('wal_autocheckpoint = 0');
-    checkpoints = setInterval(() => {
-      try {
-        db.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // Busy or closing: the next tick tries again, and the WAL stays valid meanwhile.
-      }
-    }, checkpointEveryMs);
-    checkpoints.unref();
+    checkpoints = startCheckpointWorker(loadCommonJs.resolve('better-sqlite3'), path, checkpointEveryMs);
   }
+
   const statements = {
     insertSession: db.prepare(
       `INSERT INTO sessions (id, source, title, provider, model, status, created_at, updated_at)
@@ -287,10 +281,11 @@ function createSqliteStore(db: Db, path: string, now: () => number, checkpointEv
 
     webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path)),
 
-    close: () =>
-      guarded(() => {
-        clearInterval(checkpoints);
+    close: async () => {
+      await checkpoints?.stop();
+      await guarded(() => {
         if (db.open) db.close();
-      }),
+      });
+    },
   };
 }

@@ -147,6 +147,19 @@ describe('runs and deliveries', () => {
     expect(await inbox.get(2)).toMatchObject({ state: 'failed', error: 'gh is not authenticated', output: 'answer', deliveryAttempts: 4 });
   });
 
+  it('prunes delivered and failed events older than the cut-off, never unfinished ones', async () => {
+    const inbox = store.webhooks;
+    for (const id of ['delivered', 'failed', 'waiting', 'recent']) await inbox.accept(event({ deliveryId: id }), 0);
+    await inbox.claimNextRun(3);
+    await inbox.finishRun(1, 'ok');
+    await inbox.markDelivered(1, 1);
+    await inbox.fail(2, 'broken');
+    clock += 1000;
+    await inbox.fail(4, 'later');
+    expect(await inbox.pruneFinished(clock - 500)).toBe(2);
+    expect((await inbox.list()).map((e) => e.deliveryId)).toEqual(['recent', 'waiting']);
+  });
+
   it('lists by route, newest first, with a limit', async () => {
     const inbox = store.webhooks;
     for (const [route, id] of [['a', '1'], ['b', '2'], ['a', '3']] as const) await inbox.accept(event({ route, deliveryId: id }), 0);

@@ -77,4 +77,6 @@ export interface WebhookInbox {
   list(options?: { readonly route?: string; readonly limit?: number }): Promise<WebhookEventRecord[]>;
   /** Deletes dedup records older than `before`; returns how many. Keeps the table bounded. */
   pruneDedup(before: number): Promise<number>;
+  /** Deletes delivered and failed events last changed before `before`; returns how many. */
+  pruneFinished(before: number): Promise<number>;
 }

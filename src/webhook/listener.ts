@@ -53,6 +53,17 @@ function decodeRouteName(raw: string): string | undefined {
 }
 
 export function createWebhookHandler(deps: ListenerDeps) {
+  // A route object lives until the route table changes, so its snapshot is made once.
+  const snapshots = new WeakMap<ResolvedRoute, string>();
+  const snapshotOf = (route: ResolvedRoute): string => {
+    let text = snapshots.get(route);
+    if (text === undefined) {
+      text = routeSnapshot(route);
+      snapshots.set(route, text);
+    }
+    return text;
+  };
+
   async function receive(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     // 1–2: the route, before a byte of the body is read.
     const route = deps.routes().get(name);
@@ -107,7 +118,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
     // 12: durably, then the answer.
     try {
       const outcome = await deps.inbox.accept(
-        { route: name, deliveryId: delivery.id, deduplicate: delivery.deduplicate, event, payload: parsed.json, routeSnapshot: routeSnapshot(route), receivedAt: now },
+        { route: name, deliveryId: delivery.id, deduplicate: delivery.deduplicate, event, payload: parsed.json, routeSnapshot: snapshotOf(route), receivedAt: now },
         dedupSince,
       );
       if (outcome.status === 'duplicate') return send(res, 200, { status: 'duplicate', delivery_id: delivery.id });

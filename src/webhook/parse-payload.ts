@@ -34,6 +34,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether `text` holds more than `limit` opening brackets (stops counting at limit + 1). */
+function bracketsOver(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > limit) return true;
+    }
+  }
+  return false;
+}
+
 /** Iterative, so a hostile body cannot overflow the stack here either. */
 function tooDeep(root: unknown): boolean {
   const stack: Array<[unknown, number]> = [[root, 1]];
@@ -65,6 +76,7 @@ export function parsePayload(raw: Buffer, contentType: string | undefined): Pars
     return { ok: false, error: 'Malformed JSON' };
   }
   if (!isObject(value)) return { ok: false, error: 'Payload must be a JSON object' };
-  if (tooDeep(value)) return { ok: false, error: 'Payload is nested too deeply' };
+  // Nesting deeper than the limit needs more brackets than the limit: most payloads skip the walk.
+  if (bracketsOver(text, MAX_PAYLOAD_DEPTH) && tooDeep(value)) return { ok: false, error: 'Payload is nested too deeply' };
   return { ok: true, payload: value, json: text };
 }
