@@ -13,6 +13,7 @@ import { findCatalogModel, contextLengthFor } from '../providers/catalog.js';
 import { setAuxModel, setMainModel, type AuxChange, type MainChange } from '../routing/assignments.js';
 import { parseSince } from '../store/since.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
+import { usageTotalsJson } from '../store/usage-json.js';
 import type { Store } from '../store/types.js';
 import { hasSessionToken, hostAllowed } from './guard.js';
 import { auxiliaryAssignments, modelOptions } from './read-models.js';
@@ -79,12 +80,7 @@ export function createDashboardHandler(options: DashboardOptions) {
         return {
           provider,
           model,
-          calls: row.calls,
-          input_tokens: row.inputTokens,
-          output_tokens: row.outputTokens,
-          cached_tokens: row.cachedTokens,
-          cost_usd: row.costUsd,
-          unpriced_calls: row.unpricedCalls,
+          ...usageTotalsJson(row),
           tasks: row.served,
           context_length: contextLengthFor(provider, model),
           capabilities: [...(findCatalogModel(provider, model)?.capabilities ?? [])],

@@ -1,8 +1,9 @@
 // $IRIS_HOME/gateway.pid: one gateway per home. Created exclusively, so two starts cannot both
 // win; a file left by a process that is gone (kill -9, a crash) is stale and taken over.
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../config/home.js';
+import { readTextIfPresent } from '../config/read-optional.js';
 import { gatewayStatus, type GatewayStatus } from '../routing/status-report.js';
 
 export const GATEWAY_PID_FILE = 'gateway.pid';
@@ -21,18 +22,9 @@ export function processIsAlive(pid: number): boolean {
   }
 }
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
 export async function readGatewayStatus(paths: Pick<HomePaths, 'dir'>): Promise<GatewayStatus> {
   const path = gatewayPidPath(paths);
-  return gatewayStatus(path, await readText(path), processIsAlive);
+  return gatewayStatus(path, await readTextIfPresent(path), processIsAlive);
 }
 
 export type PidClaim = { readonly ok: true } | { readonly ok: false; readonly pid: number };
@@ -52,7 +44,7 @@ export async function claimPidFile(paths: Pick<HomePaths, 'dir'>, pid = process.
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const status = gatewayStatus(path, await readText(path), processIsAlive);
+    const status = gatewayStatus(path, await readTextIfPresent(path), processIsAlive);
     if (status.state === 'running' && status.pid !== pid) return { ok: false, pid: status.pid };
     await rm(path, { force: true }); // stale, unreadable, or ours from an earlier life
   }
@@ -62,5 +54,5 @@ export async function claimPidFile(paths: Pick<HomePaths, 'dir'>, pid = process.
 /** Removes the file if it is still ours. */
 export async function releasePidFile(paths: Pick<HomePaths, 'dir'>, pid = process.pid): Promise<void> {
   const path = gatewayPidPath(paths);
-  if ((await readText(path).catch(() => undefined))?.trim() === String(pid)) await rm(path, { force: true });
+  if ((await readTextIfPresent(path).catch(() => undefined))?.trim() === String(pid)) await rm(path, { force: true });
 }

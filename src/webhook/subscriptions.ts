@@ -3,12 +3,12 @@
 // running gateway notices a change by the file's identity (see createSubscriptionReader), so a new
 // subscription answers at once, without a restart.
 import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { withFileLock } from '../config/file-lock.js';
 import type { HomePaths } from '../config/home.js';
+import { readTextIfPresent } from '../config/read-optional.js';
 import { errnoMessage, fail, type Result } from '../config/result.js';
 import { ROUTE_NAME_PATTERN, type WebhookRoute } from '../config/schema.js';
 import { webhookRouteSchema } from './routes.js';
@@ -64,19 +64,10 @@ export function parseSubscriptions(text: string | undefined, path: string): Subs
   return { subscriptions, problems };
 }
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
 export async function loadSubscriptions(paths: HomePaths): Promise<Result<SubscriptionFile>> {
   const path = subscriptionsPath(paths);
   try {
-    return { ok: true, ...parseSubscriptions(await readText(path), path) };
+    return { ok: true, ...parseSubscriptions(await readTextIfPresent(path), path) };
   } catch (err) {
     return fail('io_error', `cannot read ${path}: ${errnoMessage(err)}`);
   }
@@ -97,7 +88,7 @@ export async function updateSubscriptions<T extends object>(
   const path = subscriptionsPath(paths);
   try {
     const outcome = await withFileLock(`${path}.lock`, async (): Promise<Result<T>> => {
-      const text = await readText(path);
+      const text = await readTextIfPresent(path);
       const current = parseSubscriptions(text, path);
       if (text !== undefined && text.trim() !== '' && current.problems.some((p) => p.includes('no subscription is served'))) {
         return fail('parse_error', `${current.problems[0]}; fix or remove it first`);

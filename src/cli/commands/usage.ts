@@ -5,6 +5,7 @@ import { StoreError, type StoreErrorCode } from '../../store/errors.js';
 import { parseSince } from '../../store/since.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import type { UsageGroupBy, UsageRow } from '../../store/types.js';
+import { usageTotalsJson } from '../../store/usage-json.js';
 import { printData, printJson } from '../console.js';
 import { openHome } from '../context.js';
 import { CliFailure, type CliErrorCode } from '../exit-codes.js';
@@ -104,12 +105,7 @@ function toJson(row: UsageRow): Record<string, unknown> {
     key: row.key,
     ...(row.provider === undefined ? {} : { provider: row.provider }),
     ...(row.model === undefined ? {} : { model: row.model }),
-    calls: row.calls,
-    input_tokens: row.inputTokens,
-    output_tokens: row.outputTokens,
-    cached_tokens: row.cachedTokens,
-    cost_usd: row.costUsd,
-    unpriced_calls: row.unpricedCalls,
+    ...usageTotalsJson(row),
     served: row.served,
   };
 }
