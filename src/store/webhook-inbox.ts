@@ -2,7 +2,6 @@
 // is one statement or one IMMEDIATE transaction, so a crash at any point leaves each event in
 // exactly one state.
 import type BetterSqlite3 from 'better-sqlite3';
-import { createRecentDeliveries, RECENT_DELIVERIES_CAP } from './recent-deliveries.js';
 import type { AcceptOutcome, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox } from './webhook-types.js';
 
 type Db = BetterSqlite3.Database;
@@ -95,9 +94,7 @@ export function createSqliteWebhookInbox(
     ),
     prune: db.prepare<[number]>('DELETE FROM webhook_dedup WHERE seen_at < ?'),
     pruneFinished: db.prepare<[number]>("DELETE FROM webhook_events WHERE state IN ('delivered', 'failed') AND updated_at < ?"),
-    recent: db.prepare<[number, number], { route: string; delivery_id: string; seen_at: number }>(
-      'SELECT route, delivery_id, seen_at FROM webhook_dedup WHERE seen_at >= ? ORDER BY seen_at LIMIT ?',
-    ),
+
   };
 
   const acceptOne = (event: NewWebhookEvent, dedupSince: number): AcceptOutcome => {
@@ -115,7 +112,6 @@ export function createSqliteWebhookInbox(
   // transaction, and each caller hears back only after that commit. Under load this halves the
   // write cost per event; alone, an event waits for nothing but its own commit.
   let pending: PendingAccept[] = [];
-  const recent = createRecentDeliveries();
   const flush = () => {
     const batch = pending;
     pending = [];
@@ -127,11 +123,7 @@ export function createSqliteWebhookInbox(
       for (const p of batch) p.reject(failure);
       return;
     }
-    batch.forEach((p, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.status === 'accepted' && p.event.deduplicate) recent.remember(p.event.route, p.event.deliveryId, p.event.receivedAt);
-      p.resolve(outcome);
-    });
+    batch.forEach((p, i) => p.resolve(outcomes[i]!));
   };
   const accept = (event: NewWebhookEvent, dedupSince: number): Promise<AcceptOutcome> =>
     new Promise<AcceptOutcome>((resolve, reject) => {
@@ -155,14 +147,7 @@ export function createSqliteWebhookInbox(
   });
 
   return {
-    isDuplicate: (route, deliveryId, since) =>
-      guarded(() => {
-        if (!recent.primed) {
-          const rows = statements.recent.all(since, RECENT_DELIVERIES_CAP + 1);
-          recent.prime(rows.slice(0, RECENT_DELIVERIES_CAP), since, rows.length <= RECENT_DELIVERIES_CAP);
-        }
-        return recent.seen(route, deliveryId, since) ?? statements.seen.get(route, deliveryId, since) !== undefined;
-      }),
+    isDuplicate: (route, deliveryId, since) => guarded(() => statements.seen.get(route, deliveryId, since) !== undefined),
     accept,
     claimNextRun: (maxRunAttempts) =>
       guarded(() => {
@@ -192,10 +177,6 @@ export function createSqliteWebhookInbox(
         return rows.map(toRecord);
       }),
     pruneFinished: (before) => guarded(() => statements.pruneFinished.run(before).changes),
-    pruneDedup: (before) =>
-      guarded(() => {
-        recent.forget(before);
-        return statements.prune.run(before).changes;
-      }),
+    pruneDedup: (before) => guarded(() => statements.prune.run(before).changes),
   };
 }
