@@ -3,6 +3,7 @@
 // the model answers without tools, the iteration bound is hit, or the run is cancelled. Every
 // step is written to the store as it happens, so a crash leaves a readable session. Side-jobs
 // (titles, compression) go through their own slots.
+import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { contextLengthFor, costOf, priceFor } from '../providers/catalog.js';
@@ -20,6 +21,8 @@ export type AgentDeps = {
   readonly store: Store;
   readonly config: Readonly<Config>;
   readonly env: Env;
+  /** The OAuth sign-ins of auth.json (providers signed in with iris auth login). */
+  readonly oauth?: OAuthView;
   readonly paths: HomePaths;
   readonly routing: RoutingDeps;
   readonly tools: readonly Tool[];
@@ -88,7 +91,7 @@ export function createAgent(deps: AgentDeps) {
     const chosen = main ?? configuredMain(deps.config);
     if (!chosen) throw new NoMainModelError("no main model is configured (model: ''); set one with iris model set <provider> <model>");
     const record = await deps.store.createSession({ source, provider: chosen.provider, model: chosen.model });
-    return { record, snapshot: sessionSnapshot(deps.config, deps.env, chosen), messages: [], compressOnNextMessage: false };
+    return { record, snapshot: sessionSnapshot(deps.config, deps.env, chosen, deps.oauth), messages: [], compressOnNextMessage: false };
   }
 
   async function resumeSession(id: string): Promise<AgentSession | undefined> {
@@ -99,7 +102,7 @@ export function createAgent(deps: AgentDeps) {
     const fixed = record.status === 'running' ? ((await deps.store.updateSession(id, { status: 'interrupted' })) ?? record) : record;
     return {
       record: fixed,
-      snapshot: sessionSnapshot(deps.config, deps.env, { provider: record.provider, model: record.model }),
+      snapshot: sessionSnapshot(deps.config, deps.env, { provider: record.provider, model: record.model }, deps.oauth),
       messages,
       compressOnNextMessage: false,
     };
@@ -241,7 +244,7 @@ export function createAgent(deps: AgentDeps) {
   /** Switches a running session to another main model (persisted on the session). */
   async function switchModel(session: AgentSession, main: MainModel): Promise<{ overThreshold: boolean }> {
     session.record = (await deps.store.updateSession(session.record.id, { provider: main.provider, model: main.model })) ?? session.record;
-    session.snapshot = sessionSnapshot(deps.config, deps.env, main);
+    session.snapshot = sessionSnapshot(deps.config, deps.env, main, deps.oauth);
     const over = overBudget(session);
     session.compressOnNextMessage = over;
     return { overThreshold: over };

@@ -2,6 +2,7 @@
 // the configured toolsets and the approval policy with its two injected halves (asking a user,
 // scoring with the `approval` slot).
 import { resolve } from 'node:path';
+import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
@@ -18,6 +19,8 @@ import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
   readonly env: Env;
+  /** The OAuth sign-ins of auth.json; none by default. */
+  readonly oauth?: OAuthView;
   readonly config: Readonly<Config>;
   /** Toolsets by name; default: config `agent.toolsets`. */
   readonly toolsets?: readonly string[];
@@ -47,7 +50,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const store = options.store ?? (await openSqliteStore(paths.statePath));
   const routing = options.routing ?? createRoutingDeps(paths, env);
   // Approval scoring is a side-job of the process, not of one session: the config's routes.
-  const approvalRoutes = snapshotRoutes(config, env);
+  const approvalRoutes = snapshotRoutes(config, env, options.oauth);
 
   const scoreWithModel = async (command: string, cwd: string): Promise<ModelRiskScore> => {
     const result = await callModel('approval', { messages: [{ role: 'user', content: buildApprovalPrompt(command, cwd) }], maxOutputTokens: 200 }, approvalRoutes, routing);
@@ -75,6 +78,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     store,
     config,
     env,
+    ...(options.oauth ? { oauth: options.oauth } : {}),
     paths,
     routing,
     tools: selected.tools,

@@ -1,5 +1,6 @@
 // A session's routes: the config's, with the session's own main model in place of the
 // configured one (a resumed session, or one switched with /model).
+import type { OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { snapshotRoutes, type RoutingSnapshot } from '../routing/call-model.js';
@@ -24,8 +25,8 @@ export function withMainModel(config: Readonly<Config>, main: MainModel): Readon
   };
 }
 
-export function sessionSnapshot(config: Readonly<Config>, env: Env, main?: MainModel): RoutingSnapshot {
-  return snapshotRoutes(main ? withMainModel(config, main) : config, env);
+export function sessionSnapshot(config: Readonly<Config>, env: Env, main?: MainModel, oauth?: OAuthView): RoutingSnapshot {
+  return snapshotRoutes(main ? withMainModel(config, main) : config, env, oauth);
 }
 
 /** The main model a new session starts with, or undefined while none is configured. */

@@ -1,6 +1,7 @@
 // What the dashboard's two read endpoints answer: the providers a user can pick from (only the
-// authenticated ones, with their curated models) and who serves each slot now. Pure: config and
-// environment in, JSON-ready data out; no secret value is ever copied into it.
+// authenticated ones — a key, an endpoint, or an OAuth sign-in — with their curated models) and
+// who serves each slot now. Pure: config, environment and OAuth sign-ins in, JSON-ready data out; no secret value is ever copied into it.
+import { hasUsableOAuth, NO_OAUTH, type OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { PROVIDERS, type CatalogModel, type ProviderSpec } from '../providers/catalog.js';
@@ -58,12 +59,12 @@ function routeFor(spec: ProviderSpec, config: Readonly<Config>): ProviderRoute {
   };
 }
 
-export function modelOptions(config: Readonly<Config>, env: Env): ModelOptions {
+export function modelOptions(config: Readonly<Config>, env: Env, oauth: OAuthView = NO_OAUTH): ModelOptions {
   const main = mainRoute(config);
   const providers: ProviderOption[] = [];
   const unauthenticated: Array<{ slug: string; name: string; key_env?: string }> = [];
   for (const spec of PROVIDERS) {
-    if (isAuthenticated(routeFor(spec, config), env)) {
+    if (isAuthenticated(routeFor(spec, config), env, hasUsableOAuth(oauth, spec.id))) {
       providers.push({
         slug: spec.id,
         name: spec.name,

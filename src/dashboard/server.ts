@@ -4,6 +4,7 @@
 // assignment library that `iris model` uses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
+import { loadOAuthView } from '../auth/view.js';
 import { effectiveEnv, readEnvFile } from '../config/env-file.js';
 import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig, updateConfig } from '../config/store.js';
@@ -117,7 +118,10 @@ export function createDashboardHandler(options: DashboardOptions) {
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (!hasSessionToken(req.headers, options.token)) return json(res, 401, { error: 'Unauthorized' });
     const routes: Record<string, { method: string; run: () => Promise<unknown> }> = {
-      '/api/model/options': { method: 'GET', run: async () => modelOptions(await currentConfig(), await currentEnv()) },
+      '/api/model/options': {
+        method: 'GET',
+        run: async () => modelOptions(await currentConfig(), await currentEnv(), (await loadOAuthView(options.paths)).view),
+      },
       '/api/model/auxiliary': { method: 'GET', run: async () => auxiliaryAssignments(await currentConfig()) },
       '/api/model/set': { method: 'POST', run: () => setModel(req) },
       '/api/usage': { method: 'GET', run: () => usage(url) },

@@ -1,10 +1,12 @@
 // `iris auth`: a block per provider in use — endpoint, auth mode, where the key comes from (the
-// variable's name, never its value) or, in identity mode, the scope — with no live probe (that is
+// variable's name, never its value), in identity mode the scope, and for an OAuth sign-in that a
+// token is stored and until when (never the token) — with no live probe (that is
 // `iris doctor`'s job). Pure: providers in use in, entries and text out.
 import { keySourceText, type ProviderUse } from './providers-in-use.js';
 
 export const IDENTITY_STATUS = 'configured (live token probe skipped)';
 export const KEY_STATUS = 'configured (live probe skipped)';
+export const OAUTH_STATUS = 'signed in (iris auth login; live probe skipped)';
 
 export type AuthEntry = {
   readonly id: string;
@@ -14,11 +16,13 @@ export type AuthEntry = {
   /** The base URL calls would use; null when it cannot be planned (see `endpoint_error`). */
   readonly endpoint: string | null;
   readonly endpoint_error?: string;
-  readonly auth_mode: 'api_key' | 'identity_token';
+  readonly auth_mode: 'api_key' | 'identity_token' | 'oauth';
   /** api_key mode: the variable (or config key) and where it was found; absent in identity mode. */
   readonly key?: { readonly variable: string; readonly source: string | null };
   /** identity mode: the token's scope. */
   readonly scope?: string;
+  /** oauth mode: a token is stored (never shown); `expires_at` null when the server gave no lifetime. */
+  readonly token?: { readonly stored: true; readonly expires_at: string | null; readonly refreshable: boolean };
   readonly configured: boolean;
   readonly status: string;
 };
@@ -28,6 +32,10 @@ function statusOf(use: ProviderUse): { configured: boolean; status: string } {
   if (!use.endpoint.ok) return { configured: false, status: 'not usable: no endpoint (see Endpoint)' };
   const { credential } = use;
   if (credential.kind === 'identity_token') return { configured: true, status: IDENTITY_STATUS };
+  if (credential.kind === 'oauth_token') return { configured: true, status: OAUTH_STATUS };
+  if (credential.kind === 'missing' && credential.signInExpired) {
+    return { configured: false, status: `not usable: the OAuth sign-in has expired: run iris auth login ${use.provider}` };
+  }
   if (credential.kind === 'missing' && !credential.optional) {
     return { configured: false, status: `not usable: set the key with iris config set ${credential.variable} <key>` };
   }
@@ -43,6 +51,7 @@ function keyOf(use: ProviderUse): AuthEntry['key'] {
       return { variable: credential.variable, source: null };
     case 'none':
     case 'identity_token':
+    case 'oauth_token':
       return undefined;
   }
 }
@@ -60,9 +69,17 @@ export function buildAuthEntries(uses: readonly ProviderUse[]): AuthEntry[] {
       auth_mode: use.authMode,
       ...(key ? { key } : {}),
       ...(use.credential.kind === 'identity_token' ? { scope: use.credential.scope } : {}),
+      ...(use.credential.kind === 'oauth_token'
+        ? { token: { stored: true as const, expires_at: use.credential.expiresAt, refreshable: use.credential.refreshable } }
+        : {}),
       ...statusOf(use),
     };
   });
+}
+
+function tokenText(token: NonNullable<AuthEntry['token']>): string {
+  const until = token.expires_at ? `expires ${token.expires_at}` : 'no expiry given';
+  return `stored (${until}${token.refreshable ? ', refreshed automatically' : ''})`;
 }
 
 function blockLines(use: ProviderUse, entry: AuthEntry): string[] {
@@ -71,7 +88,11 @@ function blockLines(use: ProviderUse, entry: AuthEntry): string[] {
     `  Used by: ${entry.used_by.join(', ')}`,
     `  Endpoint: ${entry.endpoint ?? `none (${entry.endpoint_error ?? 'not set'})`}`,
     `  Auth mode: ${entry.auth_mode}`,
-    entry.scope !== undefined ? `  Scope: ${entry.scope}` : `  Key: ${keySourceText(use.credential)}`,
+    entry.scope !== undefined
+      ? `  Scope: ${entry.scope}`
+      : entry.token
+        ? `  Token: ${tokenText(entry.token)}`
+        : `  Key: ${keySourceText(use.credential)}`,
     `  Status: ${entry.status}`,
   ];
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { HomePaths } from '../config/home.js';
 import { errnoMessage } from '../config/result.js';
 import { COMPANION_SUFFIXES } from '../store/private-file.js';
+import { AUTH_FILE } from '../auth/store.js';
 import { SUBSCRIPTIONS_FILE } from '../webhook/subscriptions.js';
 import type { HomeFacts, PathFacts } from './checks/home.js';
 
@@ -40,6 +41,7 @@ export function privatePaths(paths: HomePaths): ReadonlyArray<readonly [label: s
     ['state.db', paths.statePath, 'file'],
     ...COMPANION_SUFFIXES.map((suffix) => [`state.db${suffix}`, `${paths.statePath}${suffix}`, 'file'] as const),
     [SUBSCRIPTIONS_FILE, join(paths.dir, SUBSCRIPTIONS_FILE), 'file'],
+    [AUTH_FILE, join(paths.dir, AUTH_FILE), 'file'],
     ['logs', paths.logsDir, 'directory'],
   ];
 }

@@ -1,8 +1,10 @@
 // The providers the config puts to work — the main model's, every aux slot's explicit one, and the
 // fallbacks — each with the endpoint a call would use and where its credential comes from, by
-// variable name only. What `iris auth` prints and what `iris doctor` checks and probes. Pure: the
-// routes come from routing's resolveCandidates, the endpoint from planEndpoint, the credential from
-// resolveCredential; no secret value is copied out.
+// variable name only (or, for an OAuth sign-in, that a token is stored and until when). What
+// `iris auth` prints and what `iris doctor` checks and probes. Pure: the routes come from routing's
+// resolveCandidates, the endpoint from planEndpoint, the credential from resolveCredential; no
+// secret value is copied out.
+import { hasUsableOAuth, NO_OAUTH, type OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { providerSpec } from '../providers/catalog.js';
@@ -17,8 +19,13 @@ export type KeyOrigin = 'environment' | '.env' | 'config.yaml';
 export type CredentialInfo =
   | { readonly kind: 'api_key'; readonly variable: string; readonly origin: KeyOrigin }
   | { readonly kind: 'identity_token'; readonly scope: string }
-  /** No key in `variable`; `optional`: the route is callable without one (a custom endpoint). */
-  | { readonly kind: 'missing'; readonly variable: string; readonly optional: boolean }
+  /** An `iris auth login` token in auth.json (never its value): until when, and whether it refreshes. */
+  | { readonly kind: 'oauth_token'; readonly expiresAt: string | null; readonly refreshable: boolean }
+  /**
+   * No key in `variable`; `optional`: the route is callable without one (a custom endpoint);
+   * `signInExpired`: an OAuth sign-in is stored but can no longer be used.
+   */
+  | { readonly kind: 'missing'; readonly variable: string; readonly optional: boolean; readonly signInExpired?: true }
   /** No key, and none is needed. */
   | { readonly kind: 'none' };
 
@@ -36,7 +43,7 @@ export type ProviderUse = {
   readonly route: ProviderRoute;
   /** `main`, `auxiliary.vision`, `fallback_providers[0]`, … */
   readonly usedBy: readonly string[];
-  readonly authMode: 'api_key' | 'identity_token';
+  readonly authMode: 'api_key' | 'identity_token' | 'oauth';
   readonly credential: CredentialInfo;
   readonly endpoint: EndpointInfo;
 };
@@ -63,45 +70,49 @@ export function keyOrigin(variable: string, processEnv: Env): KeyOrigin {
   return processEnv[variable] !== undefined ? 'environment' : '.env';
 }
 
-function credentialInfo(route: ProviderRoute, usable: boolean, user: string, env: Env, processEnv: Env): CredentialInfo {
-  const credential = resolveCredential(route, env);
+function credentialInfo(route: ProviderRoute, usable: boolean, user: string, env: Env, processEnv: Env, oauth: OAuthView): CredentialInfo {
+  const credential = resolveCredential(route, env, hasUsableOAuth(oauth, route.provider));
+  const signIn = oauth.get(route.provider);
   switch (credential.kind) {
     case 'identity_token':
       return { kind: 'identity_token', scope: credential.scope };
+    case 'oauth_token':
+      return { kind: 'oauth_token', expiresAt: signIn?.expiresAt ?? null, refreshable: signIn?.refreshable ?? false };
     case 'api_key':
       return credential.source === 'config'
         ? { kind: 'api_key', variable: `${user}.api_key`, origin: 'config.yaml' }
         : { kind: 'api_key', variable: credential.source, origin: keyOrigin(credential.source, processEnv) };
     case 'none':
-      return credential.missing ? { kind: 'missing', variable: credential.missing, optional: usable } : { kind: 'none' };
+      if (!credential.missing) return { kind: 'none' };
+      return { kind: 'missing', variable: credential.missing, optional: usable, ...(signIn && !signIn.usable ? { signInExpired: true as const } : {}) };
   }
 }
 
-function endpointInfo(route: ProviderRoute, env: Env): EndpointInfo {
-  const plan = planEndpoint(route, env);
+function endpointInfo(route: ProviderRoute, env: Env, oauth: OAuthView): EndpointInfo {
+  const plan = planEndpoint(route, env, { oauth: hasUsableOAuth(oauth, route.provider) });
   return plan.ok ? { ok: true, baseUrl: plan.baseUrl, modelsUrl: plan.modelsUrl } : { ok: false, message: plan.error.message };
 }
 
 /** Two routes are one use when a probe of one tells about the other: same endpoint, same credential. */
 function useKey(provider: string, credential: CredentialInfo, endpoint: EndpointInfo, route: ProviderRoute): string {
   const where = endpoint.ok ? endpoint.modelsUrl : (route.baseUrl ?? '');
-  const what = credential.kind === 'identity_token' ? credential.scope : 'variable' in credential ? credential.variable : '';
+  const what = credential.kind === 'identity_token' ? credential.scope : 'variable' in credential ? credential.variable : credential.kind === 'oauth_token' ? 'auth.json' : '';
   return [provider, where, credential.kind, what].join('\u0000');
 }
 
 /**
  * `env` is the effective environment (process env over .env); `processEnv` the process's own,
- * to tell where a key came from.
+ * to tell where a key came from; `oauth` the sign-ins of auth.json.
  */
-export function findProvidersInUse(config: Readonly<Config>, env: Env, processEnv: Env): ProviderUse[] {
+export function findProvidersInUse(config: Readonly<Config>, env: Env, processEnv: Env, oauth: OAuthView = NO_OAUTH): ProviderUse[] {
   const uses = new Map<string, Omit<ProviderUse, 'id' | 'usedBy'> & { usedBy: string[] }>();
   for (const slot of SLOT_IDS) {
-    for (const candidate of resolveCandidates(config, env, slot).candidates) {
+    for (const candidate of resolveCandidates(config, env, slot, oauth).candidates) {
       const user = userOf(candidate, slot);
       if (!user) continue;
       const route: ProviderRoute = candidate;
-      const credential = credentialInfo(route, !candidate.unusable, user, env, processEnv);
-      const endpoint = endpointInfo(route, env);
+      const credential = credentialInfo(route, !candidate.unusable, user, env, processEnv, oauth);
+      const endpoint = endpointInfo(route, env, oauth);
       const key = useKey(route.provider, credential, endpoint, route);
       const known = uses.get(key);
       if (known) {
@@ -113,7 +124,7 @@ export function findProvidersInUse(config: Readonly<Config>, env: Env, processEn
         name: providerSpec(route.provider)?.name,
         route,
         usedBy: [user],
-        authMode: credential.kind === 'identity_token' ? 'identity_token' : 'api_key',
+        authMode: credential.kind === 'identity_token' ? 'identity_token' : credential.kind === 'oauth_token' ? 'oauth' : 'api_key',
         credential,
         endpoint,
       });
@@ -139,5 +150,7 @@ export function keySourceText(credential: CredentialInfo): string {
       return 'none (not needed)';
     case 'identity_token':
       return 'none (identity token)';
+    case 'oauth_token':
+      return 'none (OAuth sign-in)';
   }
 }

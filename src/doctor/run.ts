@@ -2,6 +2,7 @@
 // probes, gh, a test bind, a read-only store open), hand them to the pure checks, and collect the
 // results in a fixed order. Reads only: never creates the home, narrows a mode or migrates state.db.
 // The slow parts (model probes, the identity token, gh, the bind) run side by side.
+import { loadOAuthView, type OAuthView } from '../auth/view.js';
 import { effectiveEnv, readEnvFile } from '../config/env-file.js';
 import { resolveHomePaths, type Env, type HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
@@ -22,7 +23,7 @@ import type { LiveProbe } from './live-probes.js';
 import { findProvidersInUse, type ProviderUse } from './providers-in-use.js';
 import { readStoreFacts } from './store-probe.js';
 import { readGhFacts, tryBind } from './system-probes.js';
-import { buildReport, type CheckResult, type DoctorReport } from './types.js';
+import { buildReport, fail, type CheckResult, type DoctorReport } from './types.js';
 
 export type DoctorOptions = {
   /** Skip every network probe (models, identity token); local checks still run. */
@@ -62,8 +63,8 @@ function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined
   return checks;
 }
 
-async function configuredChecks(config: Readonly<Config>, env: Env, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
-  const uses = findProvidersInUse(config, env, options.processEnv);
+async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuthView, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
+  const uses = findProvidersInUse(config, env, options.processEnv, oauth);
   const ghRoutes = await forgeCommentRoutes(config, paths);
   const [probes, gh, webhook] = await Promise.all([
     options.offline ? undefined : liveProbes(uses, env),
@@ -90,7 +91,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   const loaded = await loadConfig(paths);
   checks.push(...checkConfig(loaded.ok ? loaded : { ok: false, path: paths.configPath, message: loaded.error.message }));
-  if (loaded.ok) checks.push(...(await configuredChecks(loaded.config, env, options, paths)));
+  const oauth = await loadOAuthView(paths);
+  if (oauth.problem) checks.push(fail('auth_file', 'auth.json', oauth.problem, 'fix the file, or remove it and run iris auth add and iris auth login again'));
+  if (loaded.ok) checks.push(...(await configuredChecks(loaded.config, env, oauth.view, options, paths)));
   checks.push(checkStore(await readStoreFacts(paths.statePath), SCHEMA_VERSION));
   return buildReport(checks);
 }

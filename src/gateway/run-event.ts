@@ -1,6 +1,7 @@
 // One accepted event's agent run: a fresh config (so a run always sees the current settings), its
 // own session, the `service-webhook` toolset under the unattended approval policy, the route's
 // first skill that exists, and the output stored before anything is delivered.
+import { loadOAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import { NoMainModelError } from '../agent/agent.js';
@@ -61,9 +62,13 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   if (!loaded.ok) return { kind: 'failed', reason: loaded.error.message };
 
   const skill = await firstSkill(deps, snapshot.snapshot.skills, context);
+  // Read per run, so a sign-in (iris auth login) counts without a gateway restart.
+  const oauth = await loadOAuthView(deps.paths);
+  if (oauth.problem) deps.log.warn({ ...context }, oauth.problem);
   const runtime = await createAgentRuntime({
     paths: deps.paths,
     env: deps.env,
+    oauth: oauth.view,
     config: loaded.config,
     toolsets: WEBHOOK_TOOLSETS,
     store: deps.store,

@@ -22,6 +22,17 @@ export type CatalogModel = {
   readonly apiMode?: ApiMode;
 };
 
+/** Where a provider's subscription sign-in (OAuth 2.0 device authorization grant) happens. */
+export type ProviderOAuth = {
+  /** The authorization server's base URL. */
+  readonly issuer: string;
+  /** Joined to the issuer: the device authorization endpoint (RFC 8628 §3.1). */
+  readonly deviceAuthorizationPath: string;
+  /** Joined to the issuer: the token endpoint. */
+  readonly tokenPath: string;
+  readonly scope: string;
+};
+
 export type ProviderSpec = {
   readonly id: ProviderId;
   readonly name: string;
@@ -35,6 +46,8 @@ export type ProviderSpec = {
   /** What discovery and an aux slot with a provider but no model use; none for deployments. */
   readonly defaultModel?: string;
   readonly models: readonly CatalogModel[];
+  /** The subscription sign-in, where the provider publishes one; `iris auth add --issuer` supplies or overrides it. */
+  readonly oauth?: ProviderOAuth;
 };
 
 const TOOLS_VISION = ['tools', 'vision'] as const;

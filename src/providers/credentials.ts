@@ -9,6 +9,8 @@ import type { ProviderRoute } from './route.js';
 export type Credential =
   | { readonly kind: 'api_key'; readonly value: string; readonly source: string }
   | { readonly kind: 'identity_token'; readonly scope: string }
+  /** A completed `iris auth login`: the token is read (and refreshed) from auth.json at call time. */
+  | { readonly kind: 'oauth_token'; readonly provider: string }
   /** `missing` names the variable that would have held the key. */
   | { readonly kind: 'none'; readonly missing?: string };
 
@@ -41,7 +43,20 @@ export function keyVariableFor(route: ProviderRoute, env: Env): string | undefin
   return spec?.keyEnv;
 }
 
-export function resolveCredential(route: ProviderRoute, env: Env): Credential {
+/**
+ * Whether a route may carry a provider's subscription OAuth token: never `cloud-hosted` or
+ * `custom`, and never an anthropic route pointed at a hosted endpoint (the spec keeps
+ * consumer-subscription credentials off hosted endpoints).
+ */
+export function oauthAllowed(route: ProviderRoute, env: Env): boolean {
+  if (route.provider === 'cloud-hosted' || route.provider === 'custom') return false;
+  const baseUrl = route.baseUrl?.trim() || fromEnv(env, providerSpec(route.provider)?.baseUrlEnv);
+  const split = baseUrl ? splitBaseUrl(baseUrl) : undefined;
+  return !(route.provider === 'anthropic' && split && isHostedMessagesRoute(split));
+}
+
+/** `oauthDone`: the provider has a usable sign-in in auth.json; an API key still wins over it. */
+export function resolveCredential(route: ProviderRoute, env: Env, oauthDone = false): Credential {
   if (route.authMode === 'identity_token' && route.provider === 'cloud-hosted') {
     return { kind: 'identity_token', scope: route.identityScope?.trim() || DEFAULT_IDENTITY_SCOPE };
   }
@@ -51,6 +66,7 @@ export function resolveCredential(route: ProviderRoute, env: Env): Credential {
   const variable = keyVariableFor({ ...route, keyEnv: undefined }, env);
   const value = fromEnv(env, variable);
   if (value && variable) return { kind: 'api_key', value, source: variable };
+  if (oauthDone && oauthAllowed(route, env)) return { kind: 'oauth_token', provider: route.provider };
   const missing = route.keyEnv ?? variable;
   return missing ? { kind: 'none', missing } : { kind: 'none' };
 }
@@ -60,10 +76,9 @@ export function resolveCredential(route: ProviderRoute, env: Env): Credential {
  * (for `custom`, and for `cloud-hosted` in identity mode, the endpoint is the credential).
  */
 export function isAuthenticated(route: ProviderRoute, env: Env, oauthDone = false): boolean {
-  if (oauthDone) return true;
   const hasBaseUrl = Boolean(route.baseUrl?.trim() || fromEnv(env, providerSpec(route.provider)?.baseUrlEnv));
   if (route.provider === 'custom') return hasBaseUrl;
-  const credential = resolveCredential(route, env);
+  const credential = resolveCredential(route, env, oauthDone);
   if (credential.kind === 'identity_token') return hasBaseUrl;
-  return credential.kind === 'api_key';
+  return credential.kind === 'api_key' || credential.kind === 'oauth_token';
 }

@@ -52,6 +52,8 @@ export type EndpointResult = ({ readonly ok: true } & EndpointPlan) | { readonly
 export type PlanOptions = {
   /** An api mode learned at run time for this base URL and model (OperationNotSupported). */
   readonly rememberedApiMode?: ApiMode;
+  /** The provider has a usable OAuth sign-in (auth.json); used when no API key is set. */
+  readonly oauth?: boolean;
 };
 
 function configuredMode(route: ProviderRoute, path: string): ApiMode {
@@ -130,9 +132,10 @@ export function planEndpoint(route: ProviderRoute, env: Env, options: PlanOption
     modelsUrl = withQuery(`${split.base}/models`, split.query);
   }
 
-  const credential = resolveCredential(route, env);
+  const credential = resolveCredential(route, env, options.oauth);
+  // OAuth access tokens are bearer tokens (RFC 6750) whatever the wire format.
   const authHeader: AuthHeader =
-    credential.kind === 'identity_token' || routeKind === 'legacy_messages'
+    credential.kind === 'identity_token' || credential.kind === 'oauth_token' || routeKind === 'legacy_messages'
       ? 'authorization'
       : routeKind === 'hosted_openai'
         ? 'api-key'

@@ -1,9 +1,12 @@
-// One model call to one provider route: plan the endpoint, attach the credential (an API key, or
-// a fresh identity token per request), stream, and apply the two run-time recoveries the spec
+// One model call to one provider route: plan the endpoint, attach the credential (an API key, a
+// fresh identity token per request, or the OAuth token of `iris auth login`, refreshed when it
+// is about to expire), stream, and apply the two run-time recoveries the spec
 // asks for: a chat-completions deployment that answers OperationNotSupported is retried once on
 // the Responses API (and remembered for the process), and an identity token rejected with 401 is
 // refreshed once. Routing and fallback between routes live in src/routing/.
 import type { Dispatcher } from 'undici';
+import type { OAuthTokenSource } from '../auth/token-source.js';
+import { hasUsableOAuth, type OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import { withHint } from './cloud/hints.js';
 import { planEndpoint, authHeaders, type EndpointPlan } from './endpoint.js';
@@ -68,6 +71,10 @@ export type ProviderClientDeps = {
   readonly timeouts?: Timeouts;
   /** The identity token source for a route in identity mode (one per scope and client id). */
   readonly identityFor?: (route: ProviderRoute) => RefreshableTokenProvider;
+  /** Providers with an OAuth sign-in in auth.json (taken with the session's routes). */
+  readonly oauth?: OAuthView;
+  /** Reads, and refreshes when needed, the OAuth tokens of auth.json. */
+  readonly oauthTokens?: OAuthTokenSource;
   /** Tests and benchmarks may pass their own; by default one shared dispatcher honours proxies. */
   readonly dispatcher?: Dispatcher;
 };
@@ -84,6 +91,14 @@ async function credentialHeaders(
 ): Promise<{ ok: true; headers: Record<string, string> } | { ok: false; error: ModelError }> {
   const credential = plan.credential;
   if (credential.kind === 'api_key') return { ok: true, headers: authHeaders(plan, credential.value) };
+  if (credential.kind === 'oauth_token') {
+    if (!deps.oauthTokens) {
+      return { ok: false, error: { code: 'not_configured', message: `${route.provider}: OAuth tokens are not available here`, afterOutput: false } };
+    }
+    const token = await deps.oauthTokens.getToken(credential.provider, signal);
+    if (!token.ok) return { ok: false, error: { code: token.error.code, message: token.error.message, afterOutput: false } };
+    return { ok: true, headers: authHeaders(plan, token.token) };
+  }
   if (credential.kind === 'none') {
     if (route.provider === 'custom') return { ok: true, headers: {} }; // local servers often need none
     return {
@@ -120,7 +135,8 @@ export async function* streamFromProvider(
   for (;;) {
     const baseKey = route.baseUrl ?? '';
     const remembered = deps.apiModeMemory.get(baseKey, route.model);
-    const plan = planEndpoint(route, deps.env, remembered ? { rememberedApiMode: remembered } : {});
+    const oauth = deps.oauth ? hasUsableOAuth(deps.oauth, route.provider) : false;
+    const plan = planEndpoint(route, deps.env, { ...(remembered ? { rememberedApiMode: remembered } : {}), oauth });
     if (!plan.ok) {
       yield errorEvent({ code: 'not_configured', message: plan.error.message, afterOutput: false });
       return;

@@ -2,6 +2,7 @@
 // candidate briefly (honouring retry-after), moves on only on capacity-style failures, never after
 // output has streamed, logs every hop to agent.log, and when every candidate fails returns the
 // first error with the list of what was tried.
+import { NO_OAUTH, type OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { streamFromProvider, type ProviderClientDeps } from '../providers/provider-client.js';
@@ -24,15 +25,17 @@ export type RoutingLog = {
 export type RoutingSnapshot = {
   readonly config: Readonly<Config>;
   readonly env: Env;
+  /** The OAuth sign-ins (auth.json) when the session started. */
+  readonly oauth: OAuthView;
   readonly resolutions: Readonly<Record<SlotId, Resolution>>;
 };
 
-export function snapshotRoutes(config: Readonly<Config>, env: Env): RoutingSnapshot {
-  const resolutions = Object.fromEntries(SLOT_IDS.map((slot) => [slot, resolveCandidates(config, env, slot)])) as Record<SlotId, Resolution>;
-  return Object.freeze({ config, env, resolutions: Object.freeze(resolutions) });
+export function snapshotRoutes(config: Readonly<Config>, env: Env, oauth: OAuthView = NO_OAUTH): RoutingSnapshot {
+  const resolutions = Object.fromEntries(SLOT_IDS.map((slot) => [slot, resolveCandidates(config, env, slot, oauth)])) as Record<SlotId, Resolution>;
+  return Object.freeze({ config, env, oauth, resolutions: Object.freeze(resolutions) });
 }
 
-export type RoutingDeps = Omit<ProviderClientDeps, 'env' | 'timeouts'> & {
+export type RoutingDeps = Omit<ProviderClientDeps, 'env' | 'timeouts' | 'oauth'> & {
   readonly log: RoutingLog;
   /** Injectable for tests; waits before a retry and stops early on abort. */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -88,6 +91,7 @@ async function* attempt(candidate: Candidate, request: TaskRequest, snapshot: Ro
     for await (const event of streamFromProvider(candidate, merged, {
       ...deps,
       env: snapshot.env,
+      oauth: snapshot.oauth,
       timeouts: timeoutsFromConfig(snapshot.config),
     })) {
       if (event.type === 'error' && event.error.code === 'cancelled' && timedOut) {

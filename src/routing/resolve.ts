@@ -7,6 +7,7 @@
 // the aggregator's default, then every other authenticated provider's default. No repeats. A
 // first route with no credential is kept (marked unusable, for status) and the aggregator's
 // default is put right behind it, with a warning naming the slot and the missing variable.
+import { hasUsableOAuth, NO_OAUTH, type OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import { resolveModelRef, splitProviderModel } from '../config/model-ref.js';
 import type { Config, FallbackEntry } from '../config/schema.js';
@@ -111,14 +112,15 @@ function label(route: ProviderRoute): string {
   return `${route.provider} · ${route.model}`;
 }
 
-function missingCredential(route: ProviderRoute, env: Env): string | undefined {
+function missingCredential(route: ProviderRoute, env: Env, oauth: OAuthView): string | undefined {
   const spec = providerSpec(route.provider);
   if (!spec) return `unknown provider "${route.provider}"`;
   const hasEndpoint = Boolean(route.baseUrl?.trim() || spec.defaultBaseUrl || (spec.baseUrlEnv && env[spec.baseUrlEnv]?.trim()));
   if (!hasEndpoint) {
     return `no endpoint URL (set base_url${spec.baseUrlEnv ? ` or ${spec.baseUrlEnv}` : ''})`;
   }
-  if (isAuthenticated(route, env)) return undefined;
+  if (isAuthenticated(route, env, hasUsableOAuth(oauth, route.provider))) return undefined;
+  if (oauth.has(route.provider)) return `no credential (the OAuth sign-in has expired: run iris auth login ${route.provider})`;
   const credential = resolveCredential(route, env);
   return credential.kind === 'none' && credential.missing ? `no credential (set ${credential.missing})` : 'no credential';
 }
@@ -155,7 +157,8 @@ function ownRoute(config: Cfg, slot: SlotId): { route?: ProviderRoute; reason: C
   };
 }
 
-export function resolveCandidates(config: Cfg, env: Env, slot: SlotId): Resolution {
+/** `oauth`: the providers signed in with `iris auth login` (they count as authenticated). */
+export function resolveCandidates(config: Cfg, env: Env, slot: SlotId, oauth: OAuthView = NO_OAUTH): Resolution {
   const candidates: Candidate[] = [];
   const warnings: ResolveWarning[] = [];
   const seen = new Set<string>();
@@ -164,7 +167,7 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId): Resoluti
     const key = `${route.provider}\u0000${route.model}\u0000${route.baseUrl ?? ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    const unusable = missingCredential(route, env);
+    const unusable = missingCredential(route, env, oauth);
     candidates.push({ ...route, ...extra, reason, why, ...(unusable ? { unusable } : {}) });
     return true;
   };
@@ -177,7 +180,7 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId): Resoluti
       const credential = resolveCredential(first, env);
       const missing = credential.kind === 'none' && first.unusable.startsWith('no credential') ? credential.missing : undefined;
       const fallback = aggregatorDefault();
-      const fallbackProblem = missingCredential(fallback, env);
+      const fallbackProblem = missingCredential(fallback, env, oauth);
       const isSame = fallback.provider === first.provider && fallback.model === first.model;
       const then = isSame
         ? 'trying the fallback chain and discovery'
@@ -215,7 +218,7 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId): Resoluti
   for (const spec of PROVIDERS) {
     if (spec.id === AGGREGATOR || !spec.defaultModel) continue;
     const route: ProviderRoute = { provider: spec.id, model: spec.defaultModel };
-    if (isAuthenticated(route, env)) add(route, 'discovery', `discovery: ${spec.id} is authenticated`, inherit);
+    if (isAuthenticated(route, env, hasUsableOAuth(oauth, spec.id))) add(route, 'discovery', `discovery: ${spec.id} is authenticated`, inherit);
   }
   return { slot, candidates, warnings };
 }

@@ -1,6 +1,8 @@
 // Wiring routing to the real world for a process: agent.log for warnings and hops, one api-mode
-// memory and one identity-token registry shared by every call. The agent and the gateway build
+// memory, one identity-token registry and the OAuth tokens of auth.json, shared by every call. The agent and the gateway build
 // this once per process; each session then takes its own RoutingSnapshot.
+import { authStorePath } from '../auth/store.js';
+import { createOAuthTokenSource } from '../auth/token-source.js';
 import type { Env, HomePaths } from '../config/home.js';
 import { createLogger } from '../log/logger.js';
 import { createApiModeMemory, createIdentityRegistry } from '../providers/provider-client.js';
@@ -11,6 +13,7 @@ export function createRoutingDeps(paths: HomePaths, env: Env, options: { sync?: 
   return {
     apiModeMemory: createApiModeMemory(),
     identityFor: createIdentityRegistry(env),
+    oauthTokens: createOAuthTokenSource({ path: authStorePath(paths) }),
     log: {
       warn: (fields, message) => log.warn(fields, message),
       info: (fields, message) => log.info(fields, message),

@@ -3,6 +3,7 @@
 // gateway state and the resolution warnings. Pure: the CLI reads the config, the environment and
 // the pid file, and prints what this returns (as text or JSON). No secret value is ever copied
 // in: credentials are described by kind and by the variable they come from.
+import { hasUsableOAuth, NO_OAUTH, type OAuthView } from '../auth/view.js';
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { redactText } from '../log/redact.js';
@@ -48,7 +49,7 @@ export type SlotStatus = {
 
 export type ProviderStatus = {
   readonly provider: string;
-  readonly credential: 'api_key' | 'identity_token' | 'none';
+  readonly credential: 'api_key' | 'identity_token' | 'oauth_token' | 'none';
   /** Where an API key comes from: a variable name, or `config` (an aux slot's `api_key`). */
   readonly source?: string;
   readonly scope?: string;
@@ -147,9 +148,9 @@ function slotStatus(config: Readonly<Config>, env: Env, resolution: Resolution, 
   };
 }
 
-function providerStatus(candidate: Candidate, env: Env): ProviderStatus {
+function providerStatus(candidate: Candidate, env: Env, oauth: OAuthView): ProviderStatus {
   const usable = !candidate.unusable;
-  const credential = resolveCredential(candidate, env);
+  const credential = resolveCredential(candidate, env, hasUsableOAuth(oauth, candidate.provider));
   const common = { provider: candidate.provider, credential: credential.kind, usable };
   if (!providerSpec(candidate.provider)) return { ...common, detail: candidate.unusable ?? 'unknown provider' };
   switch (credential.kind) {
@@ -164,6 +165,10 @@ function providerStatus(candidate: Candidate, env: Env): ProviderStatus {
         scope: credential.scope,
         detail: usable ? 'identity token (live token probe skipped)' : `identity token; ${candidate.unusable}`,
       };
+    case 'oauth_token': {
+      const expires = oauth.get(candidate.provider)?.expiresAt;
+      return { ...common, detail: `OAuth sign-in (auth.json${expires ? `, expires ${expires}` : ''})` };
+    }
     case 'none':
       if (credential.missing && !usable) {
         return { ...common, missing: credential.missing, detail: `missing: set ${credential.missing}` };
@@ -177,12 +182,12 @@ function providerStatus(candidate: Candidate, env: Env): ProviderStatus {
 }
 
 /** One line per provider and credential, in the order slots first name them. */
-function providersInUse(resolutions: readonly Resolution[], env: Env): ProviderStatus[] {
+function providersInUse(resolutions: readonly Resolution[], env: Env, oauth: OAuthView): ProviderStatus[] {
   const seen = new Map<string, ProviderStatus>();
   for (const resolution of resolutions) {
     for (const candidate of resolution.candidates) {
       if (!CONFIGURED_REASONS.has(candidate.reason)) continue;
-      const status = providerStatus(candidate, env);
+      const status = providerStatus(candidate, env, oauth);
       const key = [status.provider, status.credential, status.source, status.scope, status.detail].join('\u0000');
       if (!seen.has(key)) seen.set(key, status);
     }
@@ -212,18 +217,20 @@ export function groupWarnings(resolutions: readonly Resolution[]): StatusWarning
 export type StatusInput = {
   readonly config: Readonly<Config>;
   readonly env: Env;
+  /** The OAuth sign-ins of auth.json. */
+  readonly oauth?: OAuthView;
   readonly gateway: GatewayStatus;
   /** `--deep`: adds every slot's candidate chain, each usable entry with its planned endpoint. */
   readonly deep?: { readonly planEndpoint: EndpointPlanner };
 };
 
-export function buildStatusReport({ config, env, gateway, deep }: StatusInput): StatusReport {
-  const resolutions = SLOT_IDS.map((slot) => resolveCandidates(config, env, slot));
+export function buildStatusReport({ config, env, oauth = NO_OAUTH, gateway, deep }: StatusInput): StatusReport {
+  const resolutions = SLOT_IDS.map((slot) => resolveCandidates(config, env, slot, oauth));
   const [main, ...aux] = resolutions.map((r) => slotStatus(config, env, r, deep?.planEndpoint));
   return {
     main: main as SlotStatus,
     slots: aux,
-    providers: providersInUse(resolutions, env),
+    providers: providersInUse(resolutions, env, oauth),
     gateway,
     warnings: groupWarnings(resolutions),
   };

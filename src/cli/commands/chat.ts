@@ -1,6 +1,7 @@
 // `iris chat`: the REPL, and `iris chat -q "<prompt>"`, which prints only the final answer on
 // stdout (tool progress on stderr) and exits 0, or non-zero with the error.
 import { createInterface, type Interface } from 'node:readline';
+import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';
 import { NoMainModelError, type Agent, type AgentSession, type TurnEvents, type TurnResult } from '../../agent/agent.js';
 import { parseModelCommand, resolveModelTarget } from '../../agent/model-command.js';
@@ -10,6 +11,7 @@ import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/to
 import type { ToolCall } from '../../providers/wire/types.js';
 import { setMainModel } from '../../routing/assignments.js';
 import { redactText } from '../../log/redact.js';
+import { printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 
@@ -44,6 +46,8 @@ export async function chat(options: ChatOptions): Promise<number> {
   const paths = await openHome();
   const env = await openEnv(paths);
   const loaded = await openConfig(paths);
+  const oauth = await loadOAuthView(paths);
+  if (oauth.problem) printWarning(oauth.problem);
   const oneShot = options.q !== undefined;
   if (oneShot && options.q?.trim() === '') throw new CliFailure('usage', '-q needs a prompt');
   const tty = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -69,6 +73,7 @@ export async function chat(options: ChatOptions): Promise<number> {
     runtime = await createAgentRuntime({
       paths,
       env,
+      oauth: oauth.view,
       config: loaded.config,
       ...(tty || !oneShot ? { askUser } : {}),
       onApproval: (request, decision) => {

@@ -25,7 +25,12 @@ export function checkCredential(use: ProviderUse): CheckResult {
       return ok(id, name, `identity token (model.auth_mode: identity_token), scope ${credential.scope}; ${usedBy(use)}`);
     case 'none':
       return ok(id, name, `no key (none needed); ${usedBy(use)}`);
+    case 'oauth_token':
+      return ok(id, name, `OAuth sign-in in auth.json (${credential.expiresAt ? `expires ${credential.expiresAt}` : 'no expiry given'}; not probed); ${usedBy(use)}`);
     case 'missing':
+      if (credential.signInExpired) {
+        return fail(id, name, `the OAuth sign-in has expired and ${credential.variable} is not set (${usedBy(use)})`, `iris auth login ${use.provider}`);
+      }
       return credential.optional
         ? warn(id, name, `${credential.variable} is not set: requests go without a key (${usedBy(use)})`, `iris config set ${credential.variable} <key>, or drop key_env if the endpoint needs no key`)
         : fail(id, name, `no api key: ${credential.variable} is not set (${usedBy(use)})`, `iris config set ${credential.variable} <key>`);
@@ -44,9 +49,12 @@ export function checkEndpoint(use: ProviderUse): CheckResult | undefined {
   return fail(`endpoint:${use.id}`, `${use.id} endpoint`, use.endpoint.message, `iris config set ${baseUrlKey(use.usedBy[0] ?? 'main')} <url>`);
 }
 
-/** Whether a live probe makes sense: a known provider, a planned endpoint, and a credential (or none needed). */
+/**
+ * Whether a live probe makes sense: a known provider, a planned endpoint, and a credential (or none
+ * needed). An OAuth sign-in is not probed: the probe reads keys and identity tokens only.
+ */
 export function isProbeable(use: ProviderUse): boolean {
-  if (!use.name || !use.endpoint.ok) return false;
+  if (!use.name || !use.endpoint.ok || use.credential.kind === 'oauth_token') return false;
   return use.credential.kind !== 'missing' || use.credential.optional;
 }
 
