@@ -199,6 +199,15 @@ describe('a signed-in provider', () => {
     expectNoToken(text.stdout, json.stdout, status.stdout, status.stderr, doctor.stdout, doctor.stderr);
   });
 
+  it('iris model set warns about a missing credential before login, not after', async () => {
+    const before = await iris(['model', 'set', 'openrouter', 'openai/gpt-5']);
+    expect(before.stderr).toContain('OPENROUTER_API_KEY');
+    await signIn();
+    const after = await iris(['model', 'set', 'openrouter', 'openai/gpt-5-mini']);
+    expect(after.code).toBe(0);
+    expect(after.stderr).toBe('');
+  });
+
   it('appears in the dashboard picker after login, not before', async () => {
     expect((await add()).code).toBe(0);
     const options = async () => {

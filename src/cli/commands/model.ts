@@ -10,6 +10,7 @@ import { RESET_TASK, setAuxModel, setMainModel, type MainChange } from '../../ro
 import { mainRoute, resolveCandidates, type SlotId } from '../../routing/resolve.js';
 import { AUX_TASK_IDS, type AuxTaskId } from '../../routing/slots.js';
 import { groupWarnings } from '../../routing/status-report.js';
+import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';
 import { printData, printJson, printWarning } from '../console.js';
 import { openEnv, openHome, reportConfigProblems } from '../context.js';
@@ -54,8 +55,10 @@ function auxAssignments(doc: ConfigDocument): Record<AuxTaskId, Assignment> {
 }
 
 /** The resolution warnings of the slots an edit touched (a missing key means the aggregator serves). */
-function warnAbout(config: Readonly<Config>, env: Env, slots: readonly SlotId[]): void {
-  const resolutions = slots.map((slot) => resolveCandidates(config, env, slot));
+async function warnAbout(paths: HomePaths, config: Readonly<Config>, env: Env, slots: readonly SlotId[]): Promise<void> {
+  // A provider signed in with `iris auth login` has a credential too.
+  const { view } = await loadOAuthView(paths);
+  const resolutions = slots.map((slot) => resolveCandidates(config, env, slot, view));
   for (const warning of groupWarnings(resolutions)) printWarning(warning.message);
 }
 
@@ -103,7 +106,7 @@ export async function modelSet(provider: string, model: string, options: JsonOpt
     ];
     printData(lines.join('\n'));
   }
-  warnAbout(updated.validated.config, env, ['main']);
+  await warnAbout(paths, updated.validated.config, env, ['main']);
 }
 
 type AuxTaskChange = Assignment & { readonly task: AuxTaskId; readonly previous: Assignment; readonly cleared: readonly string[] };
@@ -149,7 +152,7 @@ async function applyAux(task: string, provider: string, model: string, options: 
   const { changes, reset } = updated;
   if (options.json) printJson({ scope: 'auxiliary', task, reset, changes, file: paths.configPath });
   else printData(auxChangeLines(changes).join('\n'));
-  warnAbout(updated.validated.config, env, changes.map((c) => c.task));
+  await warnAbout(paths, updated.validated.config, env, changes.map((c) => c.task));
 }
 
 export async function modelAuxSet(task: string, provider: string, model: string, options: JsonOption): Promise<void> {
