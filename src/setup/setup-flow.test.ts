@@ -46,6 +46,13 @@ describe('runSetupFlow', () => {
     expect(choice.envValues).toEqual([]);
   });
 
+  it('a provider signed in with iris auth login is not asked for a key', async () => {
+    const prompter = scripted(['openrouter', 'openai/gpt-5', false]);
+    const choice = await runSetupFlow({}, deps(prompter, { signedIn: new Set(['openrouter']) }));
+    expect(prompter.asked).toEqual(['--provider', '--model', '--webhook']);
+    expect(choice.envValues).toEqual([]);
+  });
+
   it('cloud-hosted: uses the probe outcome and its model ids', async () => {
     const outcome: ProbeOutcome = { kind: 'models_list', apiMode: 'chat_completions', models: ['dep-a', 'dep-b'], baseUrl: 'https://r.openai.azure.com/openai/v1', steps: [] };
     const picks: string[][] = [];

@@ -38,6 +38,8 @@ export type SetupDeps = {
   readonly prompter: Prompter;
   readonly probe?: (baseUrl: string, env: Env, authMode: 'api_key' | 'identity_token') => Promise<ProbeOutcome>;
   readonly preflight: (env: Env) => Promise<TokenResult>;
+  /** Providers signed in with `iris auth login`: they need no key. */
+  readonly signedIn?: ReadonlySet<string>;
 };
 
 export class SetupError extends Error {}
@@ -136,6 +138,8 @@ export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<
     if (flags.apiKey !== undefined) {
       if (!variable) throw new SetupError(`${spec.name} takes no key variable; pass --api-key-env to name one`);
       envValues.push({ name: variable, value: flags.apiKey.trim() });
+    } else if (!present && deps.signedIn?.has(provider)) {
+      say(`${spec.name}: signed in with iris auth login; no key needed`);
     } else if (variable && (!present || (prompter.interactive && !flags.yes && (await prompter.confirm({ message: `${variable} is set. Replace it?`, initial: false, flag: '--api-key-stdin' }))))) {
       if (provider === 'custom' && !present && !prompter.interactive) {
         say(`no key for ${variable}: requests go without one (fine for a local server)`);

@@ -1,7 +1,8 @@
 // `iris setup`: the first-run wizard (provider → authentication → model, optionally the webhook
 // platform). Every question has a flag, so it can be scripted; without a terminal a question
 // whose flag is missing is a usage error naming the flag.
-import type { Env } from '../../config/home.js';
+import { hasUsableOAuth, loadOAuthView } from '../../auth/view.js';
+import type { Env, HomePaths } from '../../config/home.js';
 import { createIdentityTokenProvider } from '../../providers/identity/index.js';
 import { MissingAnswer, SetupCancelled, unattendedPrompter, type Prompter } from '../../setup/prompter.js';
 import { runSetupFlow, SetupError, type SetupFlags } from '../../setup/setup-flow.js';
@@ -18,6 +19,11 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+async function signedInProviders(paths: HomePaths): Promise<ReadonlySet<string>> {
+  const { view } = await loadOAuthView(paths);
+  return new Set([...view.keys()].filter((provider) => hasUsableOAuth(view, provider)));
 }
 
 /** A person at a terminal gets the interactive wizard; everyone else answers with flags. */
@@ -59,6 +65,7 @@ export async function setup(options: SetupCliOptions): Promise<number> {
         env,
         prompter,
         preflight: (merged: Env) => createIdentityTokenProvider({ env: merged, timeoutMs: IDENTITY_PREFLIGHT_MS }).getToken(),
+        signedIn: await signedInProviders(paths),
       },
     );
   } catch (err) {
