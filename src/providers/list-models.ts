@@ -3,11 +3,11 @@
 // credential, which Iris does not use.
 import { fetch, type Dispatcher } from 'undici';
 import type { Env } from '../config/home.js';
-import { redactText } from '../log/redact.js';
 import { authHeaders, planEndpoint } from './endpoint.js';
 import type { RefreshableTokenProvider } from './provider-client.js';
 import type { ProviderRoute } from './route.js';
 import { dispatcherFor, resolveProxySettings } from './wire/network.js';
+import { networkMessage } from './wire/sse-request.js';
 
 export type ModelListResult =
   | { readonly ok: true; readonly ids: readonly string[]; readonly url: string }
@@ -63,6 +63,6 @@ export async function listModels(route: ProviderRoute, options: ListModelsOption
       : { ok: false, status: response.status, message: 'the answer is not a model list', url: plan.modelsUrl };
   } catch (err) {
     const timedOut = (err as Error)?.name === 'TimeoutError';
-    return { ok: false, message: timedOut ? `no answer within ${timeoutMs} ms` : redactText(String((err as Error)?.message ?? err)), url: plan.modelsUrl };
+    return { ok: false, message: timedOut ? `no answer within ${timeoutMs} ms` : `GET ${plan.modelsUrl} failed: ${networkMessage(err)}`, url: plan.modelsUrl };
   }
 }

@@ -5,13 +5,13 @@
 // endpoint.ts, so each carries its credential in the header that route uses.
 import { fetch, type Dispatcher } from 'undici';
 import type { Env } from '../../config/home.js';
-import { redactText } from '../../log/redact.js';
 import { authHeaders, planEndpoint } from '../endpoint.js';
 import { listModels } from '../list-models.js';
 import type { RefreshableTokenProvider } from '../provider-client.js';
 import type { ProviderRoute } from '../route.js';
 import type { ApiMode } from '../wire/types.js';
 import { dispatcherFor, resolveProxySettings } from '../wire/network.js';
+import { networkMessage } from '../wire/sse-request.js';
 import { messagesBasePath, splitBaseUrl } from './hosted-rules.js';
 
 /** api-version values older resources answer /models with (pre-v1 data-plane versions). */
@@ -83,7 +83,7 @@ async function probeMessages(route: ProviderRoute, options: ProbeOptions): Promi
     return { ok, probe: 'messages', url: plan.callUrl, result: `${response.status}${ok ? ', messages-shaped' : ', not messages-shaped'}` };
   } catch (err) {
     const timedOut = (err as Error)?.name === 'TimeoutError';
-    return { ok: false, probe: 'messages', url: plan.callUrl, result: timedOut ? `no answer within ${timeoutMs} ms` : redactText(String((err as Error)?.message ?? err)) };
+    return { ok: false, probe: 'messages', url: plan.callUrl, result: timedOut ? `no answer within ${timeoutMs} ms` : networkMessage(err) };
   }
 }
 

@@ -38,9 +38,11 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 type AbortReason = 'first_byte' | 'idle' | 'cancelled';
 
-function networkMessage(err: unknown): string {
+/** A fetch failure as one line: undici's cause code first (ECONNREFUSED, ENOTFOUND…), redacted. */
+export function networkMessage(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  const text = cause?.code ? `${cause.code}${cause.message ? ` (${cause.message})` : ''}` : String((err as Error)?.message ?? err);
+  const base = String((err as Error)?.message ?? err);
+  const text = cause?.code ? `${cause.code}${cause.message ? ` (${cause.message})` : ''}` : cause?.message ? `${base}: ${cause.message}` : base;
   return redactText(text);
 }
 
