@@ -19,6 +19,10 @@ if (!secret) {
 const MAX_BODY = 1_048_576;
 const MAX_SEEN = 100_000;
 const seen = new Map();
+// Oldest-first eviction through a ring of keys: evicting with `seen.keys().next()` after many
+// deletes makes V8 skip the deleted slots on every call, and the floor got 4× slower as a run went on.
+const ring = new Array(MAX_SEEN);
+let oldest = 0;
 
 function answer(res, status, body) {
   const text = JSON.stringify(body);
@@ -56,8 +60,12 @@ const server = createServer((req, res) => {
     const id = req.headers['x-github-delivery'];
     const key = `${route}\u0000${id}`;
     if (seen.has(key)) return answer(res, 200, { status: 'duplicate', delivery_id: id });
+    if (seen.size === MAX_SEEN) {
+      seen.delete(ring[oldest]);
+      oldest = (oldest + 1) % MAX_SEEN;
+    }
     seen.set(key, Date.now());
-    if (seen.size > MAX_SEEN) seen.delete(seen.keys().next().value);
+    ring[(oldest + seen.size - 1) % MAX_SEEN] = key;
     answer(res, 202, { status: 'accepted', route, event: req.headers['x-github-event'], delivery_id: id });
   });
 });

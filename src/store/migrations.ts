@@ -79,8 +79,10 @@ export const MIGRATIONS: readonly Migration[] = [
         received_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
       ) STRICT;
+      -- One index only: the worker pool's "oldest accepted" query. Every index is a B-tree write per
+      -- accepted event; listing by route scans the newest rows instead, and the dedup table is
+      -- pruned by a scan every 10 minutes.
       CREATE INDEX webhook_events_by_state ON webhook_events (state, id);
-      CREATE INDEX webhook_events_by_route ON webhook_events (route, id);
 
       CREATE TABLE webhook_dedup (
         route TEXT NOT NULL,
@@ -88,7 +90,6 @@ export const MIGRATIONS: readonly Migration[] = [
         seen_at INTEGER NOT NULL,
         PRIMARY KEY (route, delivery_id)
       ) STRICT, WITHOUT ROWID;
-      CREATE INDEX webhook_dedup_by_seen_at ON webhook_dedup (seen_at);
     `,
   },
 ];

@@ -113,8 +113,6 @@ describe('openSqliteStore: schema', () => {
         'sessions_by_updated_at',
         'usage_by_at',
         'usage_by_session',
-        'webhook_dedup_by_seen_at',
-        'webhook_events_by_route',
         'webhook_events_by_state',
       ]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -90,6 +90,14 @@ describe('webhook handler', () => {
     expect((await postEvent(url, 'signed', {}, { secret: 's' })).status).toBe(202);
   });
 
+  it('10–11: a duplicate below the limit costs no quota, and one over the limit is still answered as a duplicate', async () => {
+    expect((await postEvent(url, 'signed', {}, { secret: 's', delivery: 'q-1' })).status).toBe(202);
+    expect((await postEvent(url, 'signed', {}, { secret: 's', delivery: 'q-1' })).json).toEqual({ status: 'duplicate', delivery_id: 'q-1' });
+    expect((await postEvent(url, 'signed', {}, { secret: 's', delivery: 'q-2' })).status).toBe(202); // the second of 2
+    expect((await postEvent(url, 'signed', {}, { secret: 's', delivery: 'q-2' })).json).toEqual({ status: 'duplicate', delivery_id: 'q-2' });
+    expect((await postEvent(url, 'signed', {}, { secret: 's', delivery: 'q-3' })).status).toBe(429);
+  });
+
   it('12: a store that cannot write → 503 and nothing accepted; the listener keeps answering', async () => {
     await store.close();
     expect(await postEvent(url, 'signed', { a: 1 }, { secret: 's', delivery: 'lost-1' })).toMatchObject({ status: 503, json: { error: 'Storage unavailable' } });

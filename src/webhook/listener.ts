@@ -95,23 +95,28 @@ export function createWebhookHandler(deps: ListenerDeps) {
       deps.log.debug({ route: name, event }, 'webhook event ignored (filters)');
       return send(res, 200, { status: 'ignored', event, reason: 'filter' });
     }
-    // 9–11: once, and not too often.
+    // 9–11: once, and not too often. The accepting transaction checks for a duplicate anyway, so
+    // the common case asks the store once: a slot is taken first and given back when the event
+    // turns out to be a duplicate (duplicates cost no quota). Only a request over the limit asks the
+    // store first, so a duplicate is still answered as one rather than with a 429 (step 10 first).
     const now = deps.nowMs();
     const delivery = deliveryIdOf(req.headers, now);
     const dedupSince = now - DEDUP_WINDOW_MS;
-    let duplicate: boolean;
-    try {
-      duplicate = delivery.deduplicate && (await deps.inbox.isDuplicate(name, delivery.id, dedupSince));
-    } catch (err) {
-      deps.log.error({ route: name, err: (err as Error).message }, 'webhook store unavailable');
-      return send(res, 503, { error: 'Storage unavailable' });
-    }
-    if (duplicate) {
+    const duplicateAnswer = () => {
       deps.log.info({ route: name, event, delivery_id: delivery.id }, 'webhook duplicate delivery');
-      return send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
-    }
+      send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
+    };
+    const storeDown = (err: unknown) => {
+      deps.log.error({ route: name, err: (err as Error).message }, 'webhook store unavailable; event not accepted');
+      send(res, 503, { error: 'Storage unavailable' });
+    };
     const quota = deps.limiter.take(name, deps.rateLimit);
     if (!quota.ok) {
+      try {
+        if (delivery.deduplicate && (await deps.inbox.isDuplicate(name, delivery.id, dedupSince))) return duplicateAnswer();
+      } catch (err) {
+        return storeDown(err);
+      }
       deps.log.warn({ route: name, event, delivery_id: delivery.id }, 'webhook rate limit exceeded');
       return send(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': String(quota.retryAfterSeconds) });
     }
@@ -121,13 +126,16 @@ export function createWebhookHandler(deps: ListenerDeps) {
         { route: name, deliveryId: delivery.id, deduplicate: delivery.deduplicate, event, payload: parsed.json, routeSnapshot: snapshotOf(route), receivedAt: now },
         dedupSince,
       );
-      if (outcome.status === 'duplicate') return send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
+      if (outcome.status === 'duplicate') {
+        deps.limiter.refund(name);
+        return duplicateAnswer();
+      }
       deps.log.info({ route: name, event, delivery_id: delivery.id, id: outcome.id }, 'webhook accepted');
       send(res, 202, { status: 'accepted', route: name, event, delivery_id: delivery.id });
       deps.onAccepted(outcome.id);
     } catch (err) {
-      deps.log.error({ route: name, err: (err as Error).message }, 'webhook store unavailable; event not accepted');
-      send(res, 503, { error: 'Storage unavailable' });
+      deps.limiter.refund(name); // nothing was recorded
+      storeDown(err);
     }
   }
 

@@ -163,5 +163,15 @@ describe('createSlidingWindowLimiter', () => {
     expect(hundred.take('r').ok).toBe(true);
     expect(hundred.take('r').ok).toBe(false);
   });
-});
 
+  it('refund gives back the newest slot of a key, and nothing for an unknown key', () => {
+    const limiter = createSlidingWindowLimiter({ limit: 2, nowMs: () => 0 });
+    limiter.take('r');
+    limiter.take('r');
+    expect(limiter.take('r').ok).toBe(false);
+    limiter.refund('r');
+    expect(limiter.take('r').ok).toBe(true);
+    limiter.refund('other');
+    expect(limiter.size()).toBe(1);
+  });
+});

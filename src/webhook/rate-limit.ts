@@ -10,6 +10,8 @@ export type SlidingWindowLimiter = {
    * overrides the limiter's for this call, so one limiter serves routes with their own limits.
    */
   take(key: string, limit?: number): RateLimitDecision;
+  /** Gives back the newest request recorded for `key` (it turned out to cost nothing: a duplicate). */
+  refund(key: string): void;
   /** Keys held. */
   size(): number;
 };
@@ -95,6 +97,10 @@ export function createSlidingWindowLimiter(options: SlidingWindowOptions): Slidi
       current.times[(current.start + current.count) % current.times.length] = now;
       current.count++;
       return { ok: true };
+    },
+    refund(key) {
+      const ring = rings.get(key);
+      if (ring && ring.count > 0) ring.count--;
     },
     size: () => rings.size,
   };
