@@ -83,7 +83,14 @@ describe.each(['chat_completions', 'codex_responses', 'anthropic_messages'] as c
     const session = await agent.newSession('cli');
     const streamed: string[] = [];
     const result = await agent.runTurn(session, 'echo one and two', { onText: (t) => streamed.push(t) });
-    expect(result).toEqual({ stopReason: 'done', text: 'all done', iterations: 2 });
+    // Three calls: the tool round (fake default 10 in, 5 out), the answer (50, 7), the title (10, 5).
+    expect(result).toEqual({
+      stopReason: 'done',
+      text: 'all done',
+      iterations: 2,
+      served: { provider: PROVIDERS[apiMode].provider, model: 'main-m' },
+      usage: { calls: 3, inputTokens: 70, outputTokens: 17, costUsd: null },
+    });
     expect(streamed.join('')).toBe('all done');
     expect(ran.sort()).toEqual(['one', 'two']);
     const stored = await store.loadMessages(session.record.id);

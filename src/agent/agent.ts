@@ -16,6 +16,7 @@ import { configuredMain, sessionSnapshot, type MainModel } from './session-route
 import { cleanTitle, COMPRESSION_SYSTEM, summaryMessage, TITLE_SYSTEM, transcript } from './side-job-prompts.js';
 import { systemPrompt } from './system-prompt.js';
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolResult } from './tools/types.js';
+import { addUsage, NO_USAGE, type TurnUsage } from './turn-usage.js';
 
 export type AgentDeps = {
   readonly store: Store;
@@ -56,7 +57,14 @@ export type TurnResult = {
   readonly text: string;
   readonly iterations: number;
   readonly error?: ModelError;
+  /** Every model call of the turn, side-jobs included. */
+  readonly usage: TurnUsage;
+  /** Who served the turn's last main-model call (a fallback may differ from the session's model). */
+  readonly served?: { readonly provider: string; readonly model: string };
 };
+
+/** Collects a turn's spending as its calls are recorded. */
+type UsageTally = { total: TurnUsage };
 
 export class NoMainModelError extends Error {}
 
@@ -64,11 +72,13 @@ export function createAgent(deps: AgentDeps) {
   const toolsByName = new Map(deps.tools.map((tool) => [tool.definition.name, tool]));
   const definitions = deps.tools.map((tool) => tool.definition);
 
-  async function recordUsage(session: AgentSession | undefined, task: SlotId, report: TaskReport, usage: Usage | undefined): Promise<void> {
+  async function recordUsage(session: AgentSession, task: SlotId, report: TaskReport, usage: Usage | undefined, tally: UsageTally): Promise<void> {
     if (!report.served || !usage) return;
     const { provider, model } = report.served;
+    const costUsd = costOf(priceFor(provider, model), usage);
+    tally.total = addUsage(tally.total, usage, costUsd);
     await deps.store.recordUsage({
-      sessionId: session?.record.id ?? null,
+      sessionId: session.record.id,
       at: Date.now(),
       provider,
       model,
@@ -76,14 +86,14 @@ export function createAgent(deps: AgentDeps) {
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       cachedTokens: usage.cachedInputTokens,
-      costUsd: costOf(priceFor(provider, model), usage),
+      costUsd,
     });
   }
 
   /** A side-job through its slot; its usage is recorded against the session. */
-  async function sideJob(session: AgentSession, task: SlotId, system: string, text: string, maxOutputTokens: number) {
+  async function sideJob(session: AgentSession, task: SlotId, system: string, text: string, maxOutputTokens: number, tally: UsageTally) {
     const result = await callModel(task, { system, messages: [{ role: 'user', content: text }], maxOutputTokens }, session.snapshot, deps.routing);
-    await recordUsage(session, task, result.report, result.ok ? result.usage : undefined);
+    await recordUsage(session, task, result.report, result.ok ? result.usage : undefined, tally);
     return result;
   }
 
@@ -120,11 +130,11 @@ export function createAgent(deps: AgentDeps) {
     return overThreshold(tokens, contextLength(session), deps.config.compression.threshold);
   }
 
-  async function compress(session: AgentSession, events: TurnEvents): Promise<void> {
+  async function compress(session: AgentSession, events: TurnEvents, tally: UsageTally): Promise<void> {
     // The incoming message is the newest turn; the last finished turn stays verbatim too.
     const cut = compressionCut(session.messages, 1);
     if (cut === 0) return;
-    const result = await sideJob(session, 'compression', COMPRESSION_SYSTEM, transcript(session.messages.slice(0, cut)), 2000);
+    const result = await sideJob(session, 'compression', COMPRESSION_SYSTEM, transcript(session.messages.slice(0, cut)), 2000, tally);
     if (!result.ok || !result.text.trim()) {
       events.onNotice?.(`compression failed (${result.ok ? 'empty summary' : result.error.message}); the conversation is kept as it is`);
       return;
@@ -135,8 +145,8 @@ export function createAgent(deps: AgentDeps) {
     events.onNotice?.(`compressed ${cut} earlier messages into a summary`);
   }
 
-  async function nameSession(session: AgentSession, events: TurnEvents): Promise<void> {
-    const result = await sideJob(session, 'title_generation', TITLE_SYSTEM, transcript(session.messages.slice(0, 6), 1000), 40);
+  async function nameSession(session: AgentSession, events: TurnEvents, tally: UsageTally): Promise<void> {
+    const result = await sideJob(session, 'title_generation', TITLE_SYSTEM, transcript(session.messages.slice(0, 6), 1000), 40, tally);
     const title = result.ok ? cleanTitle(result.text) : undefined;
     if (!title) return;
     session.record = (await deps.store.updateSession(session.record.id, { title })) ?? session.record;
@@ -187,9 +197,11 @@ export function createAgent(deps: AgentDeps) {
   }
 
   async function runTurn(session: AgentSession, userText: string, events: TurnEvents = {}, signal?: AbortSignal): Promise<TurnResult> {
+    const tally: UsageTally = { total: NO_USAGE };
+    let served: TurnResult['served'];
     if (session.compressOnNextMessage || overBudget(session)) {
       session.compressOnNextMessage = false;
-      await compress(session, events);
+      await compress(session, events, tally);
     }
     await deps.store.updateSession(session.record.id, { status: 'running' });
     await append(session, { role: 'user', content: userText });
@@ -197,11 +209,11 @@ export function createAgent(deps: AgentDeps) {
     const system = systemPrompt(deps.workspaceRoot, definitions, deps.instructions);
     let text = '';
     let iterations = 0;
-    const finish = async (result: TurnResult): Promise<TurnResult> => {
+    const finish = async (result: Omit<TurnResult, 'usage' | 'served'>): Promise<TurnResult> => {
       const status = result.stopReason === 'cancelled' ? 'interrupted' : result.stopReason === 'error' ? 'failed' : 'idle';
       session.record = (await deps.store.updateSession(session.record.id, { status })) ?? session.record;
-      if (firstExchange && result.stopReason === 'done') await nameSession(session, events);
-      return result;
+      if (firstExchange && result.stopReason === 'done') await nameSession(session, events, tally);
+      return { ...result, usage: tally.total, ...(served ? { served } : {}) };
     };
 
     while (iterations < deps.config.agent.max_iterations) {
@@ -222,7 +234,8 @@ export function createAgent(deps: AgentDeps) {
         else if (event.type === 'error') error = event.error;
         step = await stream.next();
       }
-      await recordUsage(session, 'main', step.value, usage);
+      if (step.value.served) served = { provider: step.value.served.provider, model: step.value.served.model };
+      await recordUsage(session, 'main', step.value, usage, tally);
       if (error) {
         // What streamed before the failure is kept, so the session reads as it happened.
         if (text) await append(session, { role: 'assistant', content: text });

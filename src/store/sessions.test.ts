@@ -87,7 +87,7 @@ describe('sessions', () => {
     await store.appendMessages(a.id, [{ role: 'user', content: 'bump' }]);
     expect((await store.listSessions()).map((s) => s.id)).toEqual(['a', 'c', 'b']);
     expect((await store.listSessions({ limit: 2 })).map((s) => s.id)).toEqual(['a', 'c']);
-    expect(await store.listSessions({ source: 'webhook:pr' })).toEqual([b]);
+    expect(await store.listSessions({ source: 'webhook:pr' })).toEqual([{ ...b, messageCount: 0 }]);
   });
 
   it('updates only the given fields and the update time', async () => {

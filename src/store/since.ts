@@ -1,12 +1,10 @@
 // The start of a usage window, as `iris usage --since` (and the dashboard) take it: a span back
-// from now (`30m`, `24h`, `7d`, `2w`) or a calendar date (`2026-11-01`, local midnight) or a date
-// and time (`2026-11-01T09:30`, local; `…Z` or `…+02:00` as given).
+// from now (`90s`, `30m`, `24h`, `7d`, `2w`; see duration.ts) or a calendar date (`2026-11-01`,
+// local midnight) or a date and time (`2026-11-01T09:30`, local; `…Z` or `…+02:00` as given).
+import { parseDuration } from './duration.js';
 
 export type Since = { readonly ok: true; readonly since: number } | { readonly ok: false; readonly message: string };
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-
-const SPAN = /^(\d{1,6})([mhdw])$/;
 // A date, optionally with a time (seconds optional), optionally with a zone.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?)?$/;
 
@@ -45,11 +43,10 @@ function parseDate(text: string, match: RegExpExecArray): number | undefined {
 
 export function parseSince(text: string, now: number): Since {
   const trimmed = text.trim();
-  const span = SPAN.exec(trimmed);
-  if (span) {
-    const count = Number(span[1]);
-    if (count === 0) return { ok: false, message: `--since ${JSON.stringify(text)} is an empty window; use at least 1${span[2]}` };
-    return { ok: true, since: now - count * UNIT_MS[span[2] as keyof typeof UNIT_MS] };
+  const span = parseDuration(trimmed);
+  if (span.ok) {
+    if (span.ms === 0) return { ok: false, message: `--since ${JSON.stringify(text)} is an empty window; use at least 1${span.unit}` };
+    return { ok: true, since: now - span.ms };
   }
   const date = DATE_TIME.exec(trimmed);
   const since = date ? parseDate(trimmed, date) : undefined;

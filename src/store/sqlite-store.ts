@@ -23,7 +23,8 @@ import { newSessionId } from './ids.js';
 import { decodeMessage, encodeMessage } from './message-codec.js';
 import { migrate, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { createPrivateFile, narrowToPrivate } from './private-file.js';
-import type { NewSession, SessionPatch, SessionRecord, SessionStatus, Store, UsageRecord } from './types.js';
+import { listSessions, toRecord, type SessionRow } from './session-queries.js';
+import type { NewSession, SessionPatch, SessionRecord, Store, UsageRecord } from './types.js';
 import { summarizeUsage, usageProblem } from './usage-queries.js';
 import { createSqliteWebhookInbox } from './webhook-inbox.js';
 
@@ -61,30 +62,6 @@ function loadDriver(path: string): Driver {
       { cause: err },
     );
   }
-}
-
-type SessionRow = {
-  id: string;
-  source: string;
-  title: string | null;
-  provider: string;
-  model: string;
-  status: string;
-  created_at: number;
-  updated_at: number;
-};
-
-function toRecord(row: SessionRow): SessionRecord {
-  return {
-    id: row.id,
-    source: row.source,
-    title: row.title,
-    provider: row.provider,
-    model: row.model,
-    status: row.status as SessionStatus,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
 
 function openDatabase(Database: Driver, path: string, busyTimeoutMs: number, now: number): Db {
@@ -139,6 +116,8 @@ function createSqliteStore(db: Db, path: string, now: () => number, checkpointEv
     ),
     getSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?'),
     touchSession: db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?'),
+    // Messages go with it (ON DELETE CASCADE); usage stays, unlinked (ON DELETE SET NULL).
+    deleteIdleSession: db.prepare<[string]>("DELETE FROM sessions WHERE id = ? AND status <> 'running'"),
     lastSeq: db.prepare<[string], { seq: number | null }>('SELECT max(seq) AS seq FROM messages WHERE session_id = ?'),
     insertMessage: db.prepare<[string, number, string, string, number]>(
       'INSERT INTO messages (session_id, seq, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -204,6 +183,10 @@ function createSqliteStore(db: Db, path: string, now: () => number, checkpointEv
     return statements.getSession.get(id);
   });
 
+  const removeSessions = db.transaction((ids: readonly string[]): string[] =>
+    ids.filter((id) => statements.deleteIdleSession.run(id).changes === 1),
+  );
+
   return {
     createSession: (input: NewSession) =>
       guarded(() => {
@@ -237,17 +220,9 @@ function createSqliteStore(db: Db, path: string, now: () => number, checkpointEv
         return row && toRecord(row);
       }),
 
-    listSessions: (options = {}) =>
-      guarded(() => {
-        const limit = options.limit ?? -1; // SQLite: a negative LIMIT is no limit
-        const rows =
-          options.source === undefined
-            ? db.prepare<[number], SessionRow>('SELECT * FROM sessions ORDER BY updated_at DESC, id LIMIT ?').all(limit)
-            : db
-                .prepare<[string, number], SessionRow>('SELECT * FROM sessions WHERE source = ? ORDER BY updated_at DESC, id LIMIT ?')
-                .all(options.source, limit);
-        return rows.map(toRecord);
-      }),
+    listSessions: (query = {}) => guarded(() => listSessions(db, query)),
+
+    deleteSessions: (ids) => guarded(() => removeSessions.immediate(ids)),
 
     updateSession: (id, patch) =>
       guarded(() => {

@@ -24,6 +24,24 @@ export type NewSession = Pick<SessionRecord, 'source' | 'provider' | 'model'> & 
 
 export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'provider' | 'model' | 'status'>>;
 
+/** A session as listed: the record and how many messages it holds. */
+export type SessionSummary = SessionRecord & { readonly messageCount: number };
+
+/** What `listSessions` narrows by; every given field must hold. Newest first (`updatedAt`). */
+export type SessionQuery = {
+  readonly limit?: number;
+  /** Exactly this source (`cli`, `webhook:<route>`, `telegram`…). */
+  readonly source?: string;
+  /** Sources starting with this (`webhook:` for every route). */
+  readonly sourcePrefix?: string;
+  /** Ids starting with this. */
+  readonly idPrefix?: string;
+  /** Exactly this title. */
+  readonly title?: string;
+  /** Last active strictly before this (epoch milliseconds). */
+  readonly updatedBefore?: number;
+};
+
 export type UsageRecord = {
   readonly sessionId: string | null;
   /** Epoch milliseconds. */
@@ -61,8 +79,13 @@ export type UsageRow = {
 export interface Store {
   createSession(input: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
-  listSessions(options?: { readonly limit?: number; readonly source?: string }): Promise<SessionRecord[]>;
+  listSessions(query?: SessionQuery): Promise<SessionSummary[]>;
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord | undefined>;
+  /**
+   * Deletes these sessions with their messages, in one transaction, except any that is running
+   * (checked inside the transaction); their usage stays, unlinked. Returns the ids deleted.
+   */
+  deleteSessions(ids: readonly string[]): Promise<string[]>;
   /** Appends in order, in one transaction. */
   appendMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
   /** Replaces the whole history in one transaction (compression). */

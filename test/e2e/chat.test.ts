@@ -66,7 +66,7 @@ describe('iris chat -q', () => {
     const result = await runIris(['chat', '-q', 'hi'], { home, env: env() });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('iris: error: openai (chat_completions) answered 400: bad request body\n');
+    expect(result.stderr).toMatch(/^iris: error: openai \(chat_completions\) answered 400: bad request body\nsession: s_[0-9a-z]{12}\n$/);
   });
 
   it('uses --model for this run only', async () => {

@@ -1,5 +1,6 @@
 // `iris chat`: the REPL, and `iris chat -q "<prompt>"`, which prints only the final answer on
-// stdout (tool progress on stderr) and exits 0, or non-zero with the error.
+// stdout (tool progress on stderr, then `session: <id>` as the last line there) and exits 0, or
+// non-zero with the error; with --json, one object instead of the answer.
 import { createInterface, type Interface } from 'node:readline';
 import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';
@@ -8,14 +9,18 @@ import { parseModelCommand, resolveModelTarget } from '../../agent/model-command
 import { createAgentRuntime, ToolsetError } from '../../agent/runtime.js';
 import { configuredMain } from '../../agent/session-routes.js';
 import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
+import { findSession } from '../../agent/sessions/find-session.js';
 import type { ToolCall } from '../../providers/wire/types.js';
+import type { Store } from '../../store/types.js';
 import { setMainModel } from '../../routing/assignments.js';
 import { redactText } from '../../log/redact.js';
-import { printWarning } from '../console.js';
+import { printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
+import { oneShotJson } from './chat-json.js';
+import { parseSessionCommand, runSessionCommand } from './chat-session-commands.js';
 
-export type ChatOptions = { q?: string; model?: string; provider?: string; session?: string };
+export type ChatOptions = { q?: string; json?: boolean; model?: string; provider?: string; session?: string; continueLast?: boolean };
 
 /** Exit codes of a one-shot run, by how the turn stopped. */
 const STOP_EXIT: Readonly<Record<TurnResult['stopReason'], number>> = { done: 0, error: 1, max_iterations: 3, cancelled: 130 };
@@ -23,6 +28,9 @@ const STOP_EXIT: Readonly<Record<TurnResult['stopReason'], number>> = { done: 0,
 const HELP = `commands:
   /model <name-or-alias> [--provider <p>] [--global]   switch this session's model (--global: also config.yaml)
   /new                                                 start a new session
+  /sessions                                            the recent sessions
+  /resume <id-or-title>                                continue another session
+  /title <text>                                        name this session
   /help                                                this list
   /exit                                                leave (Ctrl-D works too)
 Ctrl-C stops a running answer and keeps the session.`;
@@ -49,7 +57,7 @@ export async function chat(options: ChatOptions): Promise<number> {
   const oauth = await loadOAuthView(paths);
   if (oauth.problem) printWarning(oauth.problem);
   const oneShot = options.q !== undefined;
-  if (oneShot && options.q?.trim() === '') throw new CliFailure('usage', '-q needs a prompt');
+  checkChatOptions(options);
   const tty = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   let rl: Interface | undefined;
   let lines: AsyncIterator<string> | undefined;
@@ -84,10 +92,11 @@ export async function chat(options: ChatOptions): Promise<number> {
     if (err instanceof ToolsetError) throw new CliFailure('invalid_value', `agent.toolsets: ${err.message}`);
     throw err;
   }
-  const { agent } = runtime;
+  const { agent, store } = runtime;
+  let session: AgentSession | undefined;
   try {
-    let session = await openSession(agent, options, loaded.config);
-    if (oneShot) return await oneShotTurn(agent, session, options.q as string);
+    session = await openSession(agent, store, options, loaded.config);
+    if (oneShot) return await oneShotTurn(agent, session, options.q as string, options.json === true);
 
     rl = createInterface({ input: process.stdin, ...(tty ? { output: process.stdout } : {}), terminal: tty });
     lines = rl[Symbol.asyncIterator]();
@@ -107,6 +116,13 @@ export async function chat(options: ChatOptions): Promise<number> {
         process.stdout.write(`new session ${session.record.id}\n`);
         continue;
       }
+      const command = parseSessionCommand(text);
+      if (command) {
+        const outcome = await runSessionCommand(command, { agent, store, current: session });
+        session = outcome.session;
+        process.stdout.write(`${outcome.text}\n`);
+        continue;
+      }
       if (text.startsWith('/model')) {
         process.stdout.write(`${await switchModel(agent, session, text, paths)}\n`);
         continue;
@@ -124,6 +140,8 @@ export async function chat(options: ChatOptions): Promise<number> {
   } finally {
     rl?.close();
     await runtime.close();
+    // Last on stderr, whatever happened to the turn, so a script can always pick it up.
+    if (oneShot && session) process.stderr.write(`session: ${session.record.id}\n`);
   }
 
   async function switchModel(agentRef: Agent, current: AgentSession, line: string, homePaths: typeof paths): Promise<string> {
@@ -145,11 +163,27 @@ export async function chat(options: ChatOptions): Promise<number> {
   }
 }
 
-async function openSession(agent: Agent, options: ChatOptions, config: Parameters<typeof configuredMain>[0]): Promise<AgentSession> {
-  if (options.session) {
-    const resumed = await agent.resumeSession(options.session);
-    if (!resumed) throw new CliFailure('not_found', `no session ${options.session}`);
-    return resumed;
+/** Usage errors found before anything is opened. */
+function checkChatOptions(options: ChatOptions): void {
+  if (options.q !== undefined && options.q.trim() === '') throw new CliFailure('usage', '-q needs a prompt');
+  if (options.json && options.q === undefined) throw new CliFailure('usage', '--json needs -q: the interactive chat prints as it goes');
+  if (options.session !== undefined && options.continueLast) throw new CliFailure('usage', '--session and --continue both choose the session; give one');
+  if (options.session !== undefined && options.session.trim() === '') throw new CliFailure('usage', '--session needs an id or a title');
+  if ((options.session !== undefined || options.continueLast) && (options.model || options.provider)) {
+    throw new CliFailure('usage', '--model and --provider choose a new session\'s model; a resumed session keeps its own (switch it with /model)');
+  }
+}
+
+async function openSession(agent: Agent, store: Store, options: ChatOptions, config: Parameters<typeof configuredMain>[0]): Promise<AgentSession> {
+  if (options.session !== undefined) {
+    const found = await findSession(store, options.session);
+    if (!found.ok) throw new CliFailure('not_found', found.message);
+    return resumeOrFail(agent, found.session.id);
+  }
+  if (options.continueLast) {
+    const [latest] = await store.listSessions({ source: 'cli', limit: 1 });
+    if (!latest) throw new CliFailure('not_found', 'there is no CLI session to continue yet; iris chat starts one');
+    return resumeOrFail(agent, latest.id);
   }
   if (options.model || options.provider) {
     const current = configuredMain(config);
@@ -164,18 +198,22 @@ async function openSession(agent: Agent, options: ChatOptions, config: Parameter
   return agent.newSession('cli');
 }
 
-async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string): Promise<number> {
+async function resumeOrFail(agent: Agent, id: string): Promise<AgentSession> {
+  const resumed = await agent.resumeSession(id);
+  if (!resumed) throw new CliFailure('not_found', `session ${id} was deleted meanwhile`);
+  return resumed;
+}
+
+async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string, json: boolean): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     const result = await agent.runTurn(session, prompt, progress((t) => process.stderr.write(t)), controller.signal);
-    if (result.stopReason === 'error') {
-      process.stderr.write(`iris: error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
-      return STOP_EXIT.error;
-    }
-    process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-    if (result.stopReason !== 'done') process.stderr.write(`iris: stopped: ${result.stopReason} (session ${session.record.id})\n`);
+    if (result.stopReason === 'error') process.stderr.write(`iris: error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
+    if (json) printJson(oneShotJson(session, result));
+    else if (result.stopReason !== 'error') process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (result.stopReason === 'max_iterations' || result.stopReason === 'cancelled') process.stderr.write(`iris: stopped: ${result.stopReason}\n`);
     return STOP_EXIT[result.stopReason];
   } finally {
     process.removeListener('SIGINT', onSigint);

@@ -1,54 +1,20 @@
 // `iris usage [--since <when>] [--by model|task] [--json]`: what the model calls cost, from
 // state.db. Never creates state.db: without one, nothing has been recorded yet.
-import { stat } from 'node:fs/promises';
-import { StoreError, type StoreErrorCode } from '../../store/errors.js';
 import { parseSince } from '../../store/since.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
 import type { UsageGroupBy, UsageRow } from '../../store/types.js';
 import { usageTotalsJson } from '../../store/usage-json.js';
 import { printData, printJson } from '../console.js';
 import { openHome } from '../context.js';
-import { CliFailure, type CliErrorCode } from '../exit-codes.js';
+import { formatTable } from '../table.js';
+import { CliFailure } from '../exit-codes.js';
+import { withExistingStore } from '../open-store.js';
 
 export const USAGE_GROUPS = ['model', 'task'] as const satisfies readonly UsageGroupBy[];
 
 export type UsageOptions = { since?: string; by: UsageGroupBy; json?: boolean };
 
-// Until exit-codes.ts knows the store's codes, every store failure is "could not finish" (exit 1).
-const CLI_CODE_BY_STORE_CODE: Readonly<Record<StoreErrorCode, CliErrorCode>> = {
-  corrupt: 'io_error',
-  newer_schema: 'io_error',
-  readonly: 'io_error',
-  busy: 'io_error',
-  not_found: 'io_error',
-  conflict: 'io_error',
-  invalid: 'io_error',
-  io: 'io_error',
-};
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (err) {
-    // Anything but "not there" (EACCES…) is left for the open to report.
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-}
-
-async function readUsage(statePath: string, since: number | undefined, by: UsageGroupBy): Promise<UsageRow[] | undefined> {
-  if (!(await exists(statePath))) return undefined;
-  try {
-    const store = await openSqliteStore(statePath, { mustExist: true });
-    try {
-      return await store.usageSummary({ by, ...(since === undefined ? {} : { since }) });
-    } finally {
-      await store.close();
-    }
-  } catch (err) {
-    if (err instanceof StoreError) throw new CliFailure(CLI_CODE_BY_STORE_CODE[err.code], err.message);
-    throw err;
-  }
+function readUsage(statePath: string, since: number | undefined, by: UsageGroupBy): Promise<UsageRow[] | undefined> {
+  return withExistingStore<UsageRow[] | undefined>(statePath, (store) => store.usageSummary({ by, ...(since === undefined ? {} : { since }) }), () => undefined);
 }
 
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -89,14 +55,8 @@ export function formatUsageTable(rows: readonly UsageRow[], by: UsageGroupBy): s
     thousands(row.cachedTokens),
     formatCost(row.costUsd, row.unpricedCalls),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
   // The key and the cost read left to right; the counts line up on their last digit.
-  const align = (line: readonly string[]) =>
-    line
-      .map((cell, column) => (column === 0 || column === line.length - 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ')
-      .trimEnd();
-  return [align(header), ...cells.map(align)].join('\n');
+  return formatTable(header, cells, new Set([1, 2, 3, 4]));
 }
 
 /** The JSON shape: the rows, with the snake_case keys of the other `--json` outputs. */
