@@ -90,6 +90,40 @@ describe('sessions', () => {
     expect(await store.listSessions({ source: 'webhook:pr' })).toEqual([{ ...b, messageCount: 0 }]);
   });
 
+  it('narrows the listing by id prefix, title, source prefix and last activity, and counts messages', async () => {
+    await newSession({ id: 's_ab_1' });
+    clock = 2_000;
+    await newSession({ id: 's_ab_2', source: 'webhook:pr' });
+    await store.updateSession('s_ab_2', { title: 'Same' });
+    clock = 3_000;
+    await newSession({ id: 's_ac_3', source: 'webhook:push' });
+    await store.updateSession('s_ac_3', { title: 'Same' });
+    await store.appendMessages('s_ac_3', [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }]);
+    const ids = async (query: Parameters<Store['listSessions']>[0]) => (await store.listSessions(query)).map((s) => s.id);
+    expect(await ids({ idPrefix: 's_ab' })).toEqual(['s_ab_2', 's_ab_1']);
+    expect(await ids({ idPrefix: 's_ab_' })).toEqual(['s_ab_2', 's_ab_1']);
+    expect(await ids({ idPrefix: 's_a', limit: 1 })).toEqual(['s_ac_3']);
+    expect(await ids({ title: 'Same', limit: 1 })).toEqual(['s_ac_3']);
+    expect(await ids({ sourcePrefix: 'webhook:' })).toEqual(['s_ac_3', 's_ab_2']);
+    expect(await ids({ updatedBefore: 3_000 })).toEqual(['s_ab_2', 's_ab_1']);
+    expect(await ids({ source: 'cli', title: 'Same' })).toEqual([]);
+    expect((await store.listSessions({ idPrefix: 's_ac' }))[0]).toMatchObject({ id: 's_ac_3', messageCount: 2, title: 'Same' });
+  });
+
+  it('deletes sessions with their messages in one go, keeps their usage, and never a running one', async () => {
+    const idle = await newSession({ id: 'idle' });
+    const busy = await newSession({ id: 'busy' });
+    await store.appendMessages(idle.id, CONVERSATION);
+    await store.updateSession(busy.id, { status: 'running' });
+    await store.recordUsage({ sessionId: idle.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 });
+    expect(await store.deleteSessions([busy.id, idle.id, 'never-was'])).toEqual([idle.id]);
+    expect(await store.getSession(idle.id)).toBeUndefined();
+    expect(await store.getSession(busy.id)).toMatchObject({ status: 'running' });
+    expect(await store.loadMessages(idle.id)).toEqual([]);
+    expect((await store.usageSummary({ by: 'task' })).map((row) => [row.key, row.inputTokens])).toEqual([['main', 10]]);
+    expect(await store.deleteSessions([])).toEqual([]);
+  });
+
   it('updates only the given fields and the update time', async () => {
     const session = await newSession();
     clock = 5_000;
