@@ -10,7 +10,8 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { UsageRecord } from '../../src/store/types.js';
 import { cleanEnv, IRIS_BIN } from './iris.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+// The pretest step (scripts/test-prerequisites.mjs) makes sure it is there.
+export const CHROMIUM = process.env.IRIS_CHROMIUM || '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -71,7 +72,7 @@ export async function launchChromium(
   viewport: { width: number; height: number } = { width: 1280, height: 900 },
 ): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium)`);
+    throw new Error(`${CHROMIUM} is missing: run node scripts/test-prerequisites.mjs (npm test runs it first), or install Debian's chromium (apt-get install -y --no-install-recommends chromium)`);
   }
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,

@@ -1,0 +1,6 @@
+// Types of test-prerequisites.mjs, for its unit test.
+export declare const DEFAULT_CHROMIUM: string;
+export declare const APT_INSTALL: readonly string[];
+export type ChromiumFacts = { path: string; custom: boolean; present: boolean; root: boolean; apt: boolean };
+export type ChromiumDecision = { action: 'ok' } | { action: 'install' } | { action: 'stop'; message: string };
+export declare function decideChromium(facts: ChromiumFacts): ChromiumDecision;
