@@ -179,6 +179,19 @@ describe('the tool loop', () => {
     expect(stored.at(-2)).toEqual({ role: 'user', content: 'third' });
   });
 
+  it.each([
+    ['model.model', { provider: 'openai', model: 'main-m', context_length: 1000 }],
+    ['an alias', { provider: 'openai', default: 'small', context_length: 1000, aliases: { small: 'openai/main-m' } }],
+  ])('honours model.context_length when the main model comes from %s', async (_how, model) => {
+    fake.script('compress-m', { kind: 'text', deltas: ['the user greeted twice'] });
+    const agent = agentFor('chat_completions', { model, compression: { threshold: 0.5 } });
+    const session = await agent.newSession('cli');
+    expect(session.record.model).toBe('main-m');
+    for (const text of ['hello '.repeat(200), 'hello again '.repeat(100)]) await agent.runTurn(session, text);
+    await agent.runTurn(session, 'third');
+    expect(fake.requests.filter((r) => (r.body as { model: string }).model === 'compress-m')).toHaveLength(1);
+  });
+
   it('switches a session with /model and keeps it on resume; a new session uses the config', async () => {
     const agent = agentFor();
     const session = await agent.newSession('cli');

@@ -118,10 +118,13 @@ export function createAgent(deps: AgentDeps) {
     };
   }
 
+  // model.context_length describes the configured main model, however it is named (default,
+  // model, an alias): it applies when the session runs on that resolved model, not another.
+  const configuredMainModel = configuredMain(deps.config);
   function contextLength(session: AgentSession): number {
-    const configured = deps.config.model !== '' && deps.config.model.provider === session.record.provider && deps.config.model.default === session.record.model
-      ? deps.config.model.context_length
-      : undefined;
+    const onConfiguredMain =
+      configuredMainModel !== undefined && configuredMainModel.provider === session.record.provider && configuredMainModel.model === session.record.model;
+    const configured = onConfiguredMain && deps.config.model !== '' ? deps.config.model.context_length : undefined;
     return configured ?? contextLengthFor(session.record.provider, session.record.model);
   }
 
