@@ -13,9 +13,17 @@ export type WorkerPoolOptions = {
   readonly run: (record: WebhookEventRecord, signal: AbortSignal) => Promise<RunOutcome>;
   readonly deliver: (record: WebhookEventRecord, signal: AbortSignal) => Promise<void>;
   readonly log: ListenerLog;
+  /** When the inbox cannot be read (a busy or failing store): the first wait and the longest. */
+  readonly claimRetry?: { readonly firstMs: number; readonly maxMs: number };
 };
 
 export const MAX_RUN_ATTEMPTS = 3;
+export const CLAIM_RETRY = Object.freeze({ firstMs: 250, maxMs: 30_000 });
+
+/** The wait before claim retry number `failures` (1, 2, …): doubling from `firstMs`, capped. */
+export function claimRetryDelay(failures: number, retry: { readonly firstMs: number; readonly maxMs: number } = CLAIM_RETRY): number {
+  return Math.min(retry.maxMs, retry.firstMs * 2 ** Math.max(0, Math.min(failures - 1, 30)));
+}
 
 export function createWorkerPool(options: WorkerPoolOptions) {
   const { inbox, log } = options;
@@ -24,6 +32,21 @@ export function createWorkerPool(options: WorkerPoolOptions) {
   let active = 0;
   let pumping = false;
   let pumpAgain = false;
+  // A claim that failed is tried again on a timer: the queued events must not wait for the next
+  // webhook to arrive, which may be never.
+  let claimFailures = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  function retryClaimLater(err: unknown): void {
+    claimFailures++;
+    const delay = claimRetryDelay(claimFailures, options.claimRetry);
+    log.error({ err: err instanceof Error ? err.message : String(err), retry_in_ms: delay }, 'webhook inbox unavailable; claiming runs again shortly');
+    if (retryTimer || stopping.signal.aborted) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void pump();
+    }, delay);
+  }
 
   const track = (work: Promise<void>) => {
     inFlight.add(work);
@@ -80,8 +103,9 @@ export function createWorkerPool(options: WorkerPoolOptions) {
           let record: WebhookEventRecord | undefined;
           try {
             record = await inbox.claimNextRun(options.maxRunAttempts);
+            claimFailures = 0;
           } catch (err) {
-            log.error({ err: (err as Error).message }, 'webhook inbox unavailable; runs resume on the next event');
+            retryClaimLater(err);
             return;
           }
           if (!record) break;
@@ -122,6 +146,8 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
     async stop(graceMs: number): Promise<{ settled: boolean }> {
       stopping.abort();
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
       const all = Promise.allSettled([...inFlight]).then(() => true);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<boolean>((resolve) => {

@@ -1,0 +1,116 @@
+// The worker pool over a real SQLite inbox: a claim that fails (a busy store) is retried on a
+// timer with backoff, so queued events run without waiting for another webhook.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
+import { claimRetryDelay, createWorkerPool } from './worker-pool.js';
+
+let dir: string;
+let store: Store;
+beforeEach(async () => {
+  dir = await makeTempDir('iris-pool-');
+  store = await openSqliteStore(join(dir, 'state.db'));
+});
+afterEach(async () => {
+  await store.close();
+  await removeDir(dir);
+});
+
+const quietLog = () => {
+  const errors: Array<{ fields: object; message: string }> = [];
+  return { errors, log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (fields: object, message: string) => errors.push({ fields, message }) } };
+};
+
+async function acceptOne(deliveryId: string): Promise<void> {
+  await store.webhooks.accept(
+    { route: 'r', deliveryId, deduplicate: true, event: 'push', payload: '{}', routeSnapshot: '{}', receivedAt: Date.now() },
+    0,
+  );
+}
+
+/** The real inbox, whose first `failures` claims throw as a busy store does. */
+function failingFirst(inbox: WebhookInbox, failures: number): WebhookInbox {
+  let left = failures;
+  return new Proxy(inbox, {
+    get(target, key, receiver) {
+      if (key === 'claimNextRun') {
+        return async (max: number) => {
+          if (left > 0) {
+            left--;
+            throw new Error('database is locked');
+          }
+          return target.claimNextRun(max);
+        };
+      }
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+describe('claimRetryDelay', () => {
+  it('doubles from the first wait and stops at the longest', () => {
+    const retry = { firstMs: 250, maxMs: 30_000 };
+    expect([1, 2, 3, 4, 7, 8, 9, 100].map((n) => claimRetryDelay(n, retry))).toEqual([250, 500, 1000, 2000, 16_000, 30_000, 30_000, 30_000]);
+  });
+});
+
+describe('the worker pool when the inbox fails', () => {
+  it('claims again after a backoff and runs the queued events with no new webhook', async () => {
+    await acceptOne('d1');
+    await acceptOne('d2');
+    const ran: string[] = [];
+    const { errors, log } = quietLog();
+    let allRan: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (allRan = resolve));
+    const pool = createWorkerPool({
+      concurrency: 1,
+      inbox: failingFirst(store.webhooks, 2),
+      maxRunAttempts: 3,
+      claimRetry: { firstMs: 20, maxMs: 40 },
+      run: async (record: WebhookEventRecord) => {
+        ran.push(record.deliveryId);
+        if (ran.length === 2) allRan();
+        return { kind: 'done', output: `answer ${record.deliveryId}` };
+      },
+      deliver: async () => undefined,
+      log,
+    });
+    await pool.start();
+    expect(ran).toEqual([]);
+    await done;
+    expect(ran).toEqual(['d1', 'd2']);
+    expect(errors.map((e) => [e.message, (e.fields as { retry_in_ms: number }).retry_in_ms])).toEqual([
+      ['webhook inbox unavailable; claiming runs again shortly', 20],
+      ['webhook inbox unavailable; claiming runs again shortly', 40],
+    ]);
+    await pool.stop(1000);
+    expect((await store.webhooks.list()).map((e) => e.state)).toEqual(['done', 'done']);
+  });
+
+  it('stops retrying once stopped', async () => {
+    await acceptOne('d1');
+    const ran: string[] = [];
+    const { errors, log } = quietLog();
+    const pool = createWorkerPool({
+      concurrency: 1,
+      inbox: failingFirst(store.webhooks, 1),
+      maxRunAttempts: 3,
+      claimRetry: { firstMs: 30, maxMs: 30 },
+      run: async (record: WebhookEventRecord) => {
+        ran.push(record.deliveryId);
+        return { kind: 'done', output: 'x' };
+      },
+      deliver: async () => undefined,
+      log,
+    });
+    await pool.start();
+    await pool.stop(1000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(errors).toHaveLength(1);
+    expect(ran).toEqual([]);
+    expect((await store.webhooks.list()).map((e) => e.state)).toEqual(['accepted']);
+  });
+});
