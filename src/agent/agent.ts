@@ -17,6 +17,7 @@ import { cleanTitle, COMPRESSION_SYSTEM, summaryMessage, TITLE_SYSTEM, transcrip
 import { systemPrompt } from './system-prompt.js';
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolResult } from './tools/types.js';
 import { addUsage, NO_USAGE, type TurnUsage } from './turn-usage.js';
+import { errorMessage } from '../domain/error-message.js';
 
 export type AgentDeps = {
   readonly store: Store;
@@ -167,7 +168,7 @@ export function createAgent(deps: AgentDeps) {
         result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, ...(signal ? { signal } : {}) });
       } catch (err) {
         // A tool's bug is the model's information, not the end of the run.
-        result = { ok: false, content: `the tool failed: ${(err as Error)?.message ?? String(err)}` };
+        result = { ok: false, content: `the tool failed: ${errorMessage(err)}` };
       }
     }
     events.onToolEnd?.(call, result);

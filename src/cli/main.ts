@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { debugEnabled, printError, printJson } from './console.js';
 import { CliFailure, EXIT, exitCodeFor } from './exit-codes.js';
+import { errorMessage } from '../domain/error-message.js';
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */
 let commandExitCode: number = EXIT.ok;
@@ -429,7 +430,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       printError(err.message);
       return exitCodeFor(err.code);
     }
-    printError(err instanceof Error ? err.message : String(err));
+    printError(errorMessage(err));
     if (debugEnabled() && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return EXIT.failure;
   }

@@ -2,6 +2,7 @@
 // and unknown keys. Every write goes through `setScalarIn`; nothing here touches the disk.
 import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { fail, type Result } from './result.js';
+import { errorMessage } from '../domain/error-message.js';
 
 export type ConfigDocument = Document.Parsed | Document;
 
@@ -36,7 +37,7 @@ export function documentData(doc: ConfigDocument, fileName: string): Result<{ da
   try {
     return { ok: true, data: doc.toJS() };
   } catch (err) {
-    return fail('parse_error', `${fileName}: cannot read the YAML: ${(err as Error).message}`);
+    return fail('parse_error', `${fileName}: cannot read the YAML: ${errorMessage(err)}`);
   }
 }
 

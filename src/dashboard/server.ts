@@ -20,6 +20,7 @@ import { hasSessionToken, hostAllowed } from './guard.js';
 import { auxiliaryAssignments, modelOptions } from './read-models.js';
 import { parseSetRequest } from './set-request.js';
 import { contentSecurityPolicy, injectToken, readStatic } from './static-files.js';
+import { errorMessage } from '../domain/error-message.js';
 
 export type DashboardOptions = {
   readonly paths: HomePaths;
@@ -167,7 +168,7 @@ export function createDashboardHandler(options: DashboardOptions) {
     const work = url.pathname === '/api' || url.pathname.startsWith('/api/') ? api(req, res, url) : page(req, res, url);
     work.catch((err: unknown) => {
       if (err instanceof HttpError) return json(res, err.status, { error: err.message });
-      json(res, 500, { error: (err as Error)?.message ?? 'Internal error' });
+      json(res, 500, { error: errorMessage(err) || 'Internal error' });
     });
   };
 

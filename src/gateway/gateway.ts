@@ -20,6 +20,7 @@ import { deliverEvent } from './deliver-event.js';
 import { claimPidFile, releasePidFile } from './pid-file.js';
 import { runWebhookEvent } from './run-event.js';
 import { createWorkerPool, MAX_RUN_ATTEMPTS } from './worker-pool.js';
+import { errorMessage } from '../domain/error-message.js';
 
 export type GatewayOptions = {
   readonly paths: HomePaths;
@@ -27,6 +28,8 @@ export type GatewayOptions = {
   readonly nowMs?: () => number;
   /** Where start-up lines go besides gateway.log (the terminal). */
   readonly print?: (line: string) => void;
+  /** Opens the store; default: SQLite at $IRIS_HOME/state.db, its WAL checkpointed from a worker thread. */
+  readonly openStore?: (statePath: string) => Promise<Store>;
 };
 
 export type StartFailure = { readonly ok: false; readonly code: 'config' | 'running' | 'port_in_use' | 'listen' | 'store'; readonly problems: readonly string[] };
@@ -82,6 +85,24 @@ function listen(server: Server, host: string, port: number): Promise<{ ok: true;
   });
 }
 
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Runs every step even when one fails (each failure is logged), so one cannot strand the rest. */
+async function undoSteps(steps: ReadonlyArray<() => Promise<unknown>>, log: ListenerLog): Promise<void> {
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      log.error({ err: errorMessage(err) }, 'undoing a failed start: a step failed');
+    }
+  }
+}
+
 function enabledRouteProblems(config: Readonly<Config>, routes: readonly ResolvedRoute[]): string[] {
   return routes.flatMap((route) => routeProblems(route, config.platforms.webhook.extra.host));
 }
@@ -133,10 +154,10 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
   let store: Store;
   try {
-    store = await openSqliteStore(paths.statePath, { checkpointEveryMs: 250 });
+    store = await (options.openStore ?? ((path: string) => openSqliteStore(path, { checkpointEveryMs: 250 })))(paths.statePath);
   } catch (err) {
     await releasePidFile(paths);
-    return { ok: false, code: 'store', problems: [(err as Error).message] };
+    return { ok: false, code: 'store', problems: [errorMessage(err)] };
   }
 
   // Subscriptions change while the gateway runs: the table is rebuilt when the file changes, and a
@@ -194,7 +215,36 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   }
 
   const url = listenerUrl(extra.host, listening.port);
-  const recovered = await store.webhooks.recoverInterrupted();
+
+  // Bounded on disk: dedup records live an hour, finished events `keep_days`.
+  const pruneOld = async () => {
+    await store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS);
+    if (extra.keep_days > 0) {
+      const removed = await store.webhooks.pruneFinished(nowMs() - extra.keep_days * 86_400_000);
+      if (removed > 0) llog.info({ removed, keep_days: extra.keep_days }, 'old delivered and failed events removed from the inbox');
+    }
+  };
+  let prune: NodeJS.Timeout | undefined;
+  let recovered: number;
+  try {
+    recovered = await store.webhooks.recoverInterrupted();
+    await pruneOld();
+    prune = setInterval(() => {
+      pruneOld().catch((err: unknown) => llog.warn({ err: errorMessage(err) }, 'inbox pruning failed'));
+    }, PRUNE_EVERY_MS);
+    prune.unref();
+    await pool.start();
+  } catch (err) {
+    // The port is open and the pid file and store are held: undo all of it, last first, so a
+    // failed start leaves nothing listening and nothing locked.
+    const problem = `the gateway could not start: ${errorMessage(err)}`;
+    llog.error({}, `${problem}; nothing was left running`);
+    clearInterval(prune);
+    await undoSteps([() => pool.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
+    log.flush?.();
+    return { ok: false, code: 'store', problems: [problem] };
+  }
+
   const startLines = [
     `gateway listening on ${extra.host}:${listening.port} (pid ${process.pid})`,
     `  health: ${url}/health`,
@@ -208,21 +258,6 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   ];
   print(startLines.join('\n')); // one write, so a reader sees the whole block at once
   log.info({ host: extra.host, port: listening.port, url, routes: routes.map((r) => ({ name: r.name, url: `${url}/webhooks/${r.name}`, deliver: r.deliver, source: r.source })), recovered }, 'gateway started');
-
-  // Bounded on disk: dedup records live an hour, finished events `keep_days`.
-  const pruneOld = async () => {
-    await store.webhooks.pruneDedup(nowMs() - DEDUP_WINDOW_MS);
-    if (extra.keep_days > 0) {
-      const removed = await store.webhooks.pruneFinished(nowMs() - extra.keep_days * 86_400_000);
-      if (removed > 0) llog.info({ removed, keep_days: extra.keep_days }, 'old delivered and failed events removed from the inbox');
-    }
-  };
-  const prune = setInterval(() => {
-    pruneOld().catch((err: Error) => llog.warn({ err: err.message }, 'inbox pruning failed'));
-  }, PRUNE_EVERY_MS);
-  prune.unref();
-  await pruneOld();
-  await pool.start();
 
   let stopped: Promise<void> | undefined;
   const stop = (reason: string): Promise<void> => {

@@ -4,6 +4,7 @@
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import type { RunOutcome } from './run-event.js';
+import { errorMessage } from '../domain/error-message.js';
 
 export type WorkerPoolOptions = {
   readonly concurrency: number;
@@ -40,7 +41,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
   function retryClaimLater(err: unknown): void {
     claimFailures++;
     const delay = claimRetryDelay(claimFailures, options.claimRetry);
-    log.error({ err: err instanceof Error ? err.message : String(err), retry_in_ms: delay }, 'webhook inbox unavailable; claiming runs again shortly');
+    log.error({ err: errorMessage(err), retry_in_ms: delay }, 'webhook inbox unavailable; claiming runs again shortly');
     if (retryTimer || stopping.signal.aborted) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
@@ -57,7 +58,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     try {
       await options.deliver(record, stopping.signal);
     } catch (err) {
-      log.error({ id: record.id, route: record.route, err: (err as Error).message }, 'webhook delivery failed unexpectedly; it is retried at the next start');
+      log.error({ id: record.id, route: record.route, err: errorMessage(err) }, 'webhook delivery failed unexpectedly; it is retried at the next start');
     }
   }
 
@@ -67,7 +68,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     try {
       outcome = await options.run(record, stopping.signal);
     } catch (err) {
-      outcome = { kind: 'failed', reason: `internal error: ${(err as Error)?.message ?? String(err)}` };
+      outcome = { kind: 'failed', reason: `internal error: ${errorMessage(err)}` };
     }
     try {
       if (outcome.kind === 'interrupted') {
@@ -86,7 +87,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       const stored = await inbox.get(record.id);
       if (stored) await deliver(stored);
     } catch (err) {
-      log.error({ ...context, err: (err as Error).message }, 'webhook run could not be recorded');
+      log.error({ ...context, err: errorMessage(err) }, 'webhook run could not be recorded');
     }
   }
 

@@ -3,6 +3,7 @@
 // and a one-line message that names the database file; callers at a boundary (the CLI, the
 // dashboard API) map the code to an exit code or HTTP status in one table. Anything else that
 // escapes (a TypeError) is a bug, not an expected failure.
+import { errorMessage } from '../domain/error-message.js';
 
 export type StoreErrorCode =
   /** Not an SQLite file, a damaged one, or an SQLite file holding tables that are not Iris's. */
@@ -45,7 +46,7 @@ function errnoCode(err: unknown): string | undefined {
 }
 
 function detailOf(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   const errno = errnoCode(err);
   // Node's fs messages repeat the code ("EACCES: permission denied, open '…'"); keep one.
   return errno ? `${errno}: ${message.replace(/^E[A-Z]+: /, '')}` : message;

@@ -3,6 +3,7 @@
 // kept, so a message written by a newer Iris survives a read and rewrite by this one.
 import * as z from 'zod/mini';
 import type { Message } from '../providers/wire/types.js';
+import { errorMessage } from '../domain/error-message.js';
 
 const contentPart = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
@@ -50,7 +51,7 @@ export function encodeMessage(message: Message): { ok: true; json: string } | { 
   try {
     json = JSON.stringify(message);
   } catch (err) {
-    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    return { ok: false, reason: errorMessage(err) };
   }
   if (json === undefined) return { ok: false, reason: 'not a message' };
   const checked = check(JSON.parse(json));
@@ -62,7 +63,7 @@ export function decodeMessage(json: string): Decoded {
   try {
     value = JSON.parse(json);
   } catch (err) {
-    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    return { ok: false, reason: errorMessage(err) };
   }
   return check(value);
 }

@@ -12,6 +12,7 @@ import { declaredTooLarge, readBody, TOO_LARGE } from '../http/read-body.js';
 import { sendJson } from '../http/send-json.js';
 import { routeSnapshot, type ResolvedRoute } from './routes.js';
 import { verifyRequest } from './verify.js';
+import { errorMessage } from '../domain/error-message.js';
 
 export const DEDUP_WINDOW_MS = 3_600_000;
 const WEBHOOK_PATH = /^\/webhooks\/([^/]*)$/;
@@ -107,7 +108,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
       send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
     };
     const storeDown = (err: unknown) => {
-      deps.log.error({ route: name, err: (err as Error).message }, 'webhook store unavailable; event not accepted');
+      deps.log.error({ route: name, err: errorMessage(err) }, 'webhook store unavailable; event not accepted');
       send(res, 503, { error: 'Storage unavailable' });
     };
     const quota = deps.limiter.take(name, deps.rateLimit);

@@ -8,6 +8,7 @@
 import type { Config } from '../../config/schema.js';
 import type { ApprovalDecision, ApprovalRequest, RiskAssessment, RiskLevel } from '../tools/types.js';
 import type { CommandAssessment } from './patterns.js';
+import { errorMessage } from '../../domain/error-message.js';
 
 export type ApprovalMode = Config['approval_mode'];
 
@@ -67,7 +68,7 @@ async function scoreRisk(input: ApprovalInput): Promise<RiskAssessment> {
   try {
     score = await input.scoreWithModel(input.command, input.cwd);
   } catch (err) {
-    score = { ok: false, error: err instanceof Error ? err.message : String(err) };
+    score = { ok: false, error: errorMessage(err) };
   }
   if (!score.ok) {
     return { level: 'high', reasons: [`the approval model failed (${score.error}): counted as high risk`], source: 'default' };
@@ -90,7 +91,7 @@ async function ask(input: ApprovalInput, risk: RiskAssessment): Promise<Approval
     const yes = await input.askUser({ command: input.command, cwd: input.cwd }, risk);
     return { approved: yes, reason: yes ? 'approved by the user' : 'denied by the user', by: 'user', risk };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return { approved: false, reason: `could not ask the user: ${message}`, by: 'policy', risk };
   }
 }

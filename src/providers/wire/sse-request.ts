@@ -5,6 +5,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { fetch, type Dispatcher } from 'undici';
 import { redactText } from '../../log/redact.js';
 import type { Timeouts } from './types.js';
+import { errorMessage } from '../../domain/error-message.js';
 
 export type HttpFailure =
   | { readonly kind: 'status'; readonly status: number; readonly headers: Headers; readonly body: string }
@@ -41,7 +42,7 @@ type AbortReason = 'first_byte' | 'idle' | 'cancelled';
 /** A fetch failure as one line: undici's cause code first (ECONNREFUSED, ENOTFOUND…), redacted. */
 export function networkMessage(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  const base = String((err as Error)?.message ?? err);
+  const base = errorMessage(err);
   const text = cause?.code ? `${cause.code}${cause.message ? ` (${cause.message})` : ''}` : cause?.message ? `${base}: ${cause.message}` : base;
   return redactText(text);
 }

@@ -10,6 +10,7 @@ import { FILE_LIMITS, SKIPPED_FOLDERS } from './limits.js';
 import { createLineMatcher, type LineMatcher } from './line-matcher.js';
 import { formatBytes, readTextFile, splitLines } from './text-file.js';
 import { walk } from './walk.js';
+import { errorMessage } from '../../../domain/error-message.js';
 
 const BATCH_BYTES = 512 * 1024;
 const BATCH_FILES = 256;
@@ -61,7 +62,7 @@ export const searchFilesTool = defineTool({
     try {
       new RegExp(pattern, flags);
     } catch (err) {
-      return { ok: false, content: `pattern is not a valid regular expression: ${(err as Error).message}` };
+      return { ok: false, content: `pattern is not a valid regular expression: ${errorMessage(err)}` };
     }
     const filter = glob === undefined ? undefined : compileGlob(glob);
     if (filter && !filter.ok) return { ok: false, content: filter.error };

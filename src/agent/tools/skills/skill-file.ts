@@ -1,6 +1,7 @@
 // What a SKILL.md says: YAML front matter with `name` and `description`, then the body the model
 // loads. Pure, so every way a skill can be broken is tested without a folder.
 import { parse } from 'yaml';
+import { errorMessage } from '../../../domain/error-message.js';
 
 /** Letters, digits, `-` and `_`: a skill's name is also its folder's name. */
 export const SKILL_NAME = /^[A-Za-z0-9_-]+$/;
@@ -34,7 +35,7 @@ export function parseSkillFile(folderName: string, text: string): SkillParse {
   try {
     meta = parse(lines.slice(1, end).join('\n'));
   } catch (err) {
-    const first = ((err as Error).message.split('\n')[0] ?? '').trim();
+    const first = (errorMessage(err).split('\n')[0] ?? '').trim();
     return { ok: false, error: `SKILL.md front matter is not valid YAML: ${first}` };
   }
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {

@@ -1,0 +1,102 @@
+// startGateway in this process: a step that fails after the port is open (recovering the inbox,
+// pruning it, starting the pool) undoes the whole start — nothing listens, no pid file, the
+// store is closed — and says why.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
+import { resolveHomePaths, type HomePaths } from '../config/home.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import type { WebhookInbox } from '../store/webhook-types.js';
+import { startGateway, type GatewayHandle } from './gateway.js';
+
+let dir: string;
+let paths: HomePaths;
+let port: number;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function canListen(onPort: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(onPort, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+beforeEach(async () => {
+  dir = await makeTempDir('iris-gateway-');
+  paths = resolveHomePaths({ IRIS_HOME: join(dir, 'home') });
+  port = await freePort();
+  await mkdir(paths.dir, { mode: 0o700 });
+  await writeFile(
+    join(paths.dir, 'config.yaml'),
+    `model:\n  provider: openai\n  default: main-m\nplatforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: ${port}\n      routes:\n        pr:\n          secret: a-long-enough-secret\n`,
+    { mode: 0o600 },
+  );
+});
+afterEach(() => removeDir(dir));
+
+/** The real store, with one inbox method that throws, and a record of whether it was closed. */
+async function storeFailingAt(method: keyof WebhookInbox): Promise<{ open: (path: string) => Promise<Store>; closed: () => boolean }> {
+  let closed = false;
+  return {
+    closed: () => closed,
+    open: async (path) => {
+      const real = await openSqliteStore(path);
+      const webhooks = new Proxy(real.webhooks, {
+        get(target, key, receiver) {
+          if (key === method) return () => Promise.reject(new Error(`${String(method)}: database disk image is malformed`));
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+      return new Proxy(real, {
+        get(target, key, receiver) {
+          if (key === 'webhooks') return webhooks;
+          if (key === 'close') {
+            return async () => {
+              closed = true;
+              await target.close();
+            };
+          }
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+    },
+  };
+}
+
+describe('startGateway undoes a start that fails after the port is open', () => {
+  it.each(['recoverInterrupted', 'pruneDedup', 'pendingDeliveries'] as const)('when %s fails', async (method) => {
+    const store = await storeFailingAt(method);
+    const printed: string[] = [];
+    const started = await startGateway({ paths, env: {}, openStore: store.open, print: (line) => printed.push(line) });
+    expect(started).toEqual({ ok: false, code: 'store', problems: [`the gateway could not start: ${method}: database disk image is malformed`] });
+    expect(await canListen(port)).toBe(true);
+    expect(existsSync(join(paths.dir, 'gateway.pid'))).toBe(false);
+    expect(store.closed()).toBe(true);
+    expect(printed.join('\n')).not.toContain('gateway listening');
+  });
+
+  it('starts normally with the same store when nothing fails, and stops cleanly', async () => {
+    const started = await startGateway({ paths, env: {}, openStore: (path) => openSqliteStore(path) });
+    expect(started.ok).toBe(true);
+    expect(await canListen(port)).toBe(false);
+    expect(existsSync(join(paths.dir, 'gateway.pid'))).toBe(true);
+    await (started as GatewayHandle).stop('test');
+    expect(await canListen(port)).toBe(true);
+    expect(existsSync(join(paths.dir, 'gateway.pid'))).toBe(false);
+  });
+});
