@@ -35,13 +35,13 @@ describe('an OAuth sign-in as a credential', () => {
   it('routing: the signed-in main route is usable, discovery finds a signed-in provider, an expired one says so', () => {
     const config = validateConfig({ model: { provider: 'anthropic', default: 'claude-sonnet-4-5' } }).config;
     const without = resolveCandidates(config, {}, 'main');
-    expect(without.candidates[0]?.unusable).toBe('no credential (set ANTHROPIC_API_KEY)');
+    expect(without.candidates[0]?.unusable).toEqual({ code: 'no_credential', message: 'no credential (set ANTHROPIC_API_KEY)', missing: 'ANTHROPIC_API_KEY' });
     const signed = resolveCandidates(config, {}, 'main', signedIn('anthropic'));
     expect(signed.candidates[0]).toMatchObject({ provider: 'anthropic', reason: 'main' });
     expect(signed.candidates[0]?.unusable).toBeUndefined();
     expect(signed.warnings).toEqual([]);
     const expired = resolveCandidates(config, {}, 'main', signedIn('anthropic', false));
-    expect(expired.candidates[0]?.unusable).toBe('no credential (the OAuth sign-in has expired: run iris auth login anthropic)');
+    expect(expired.candidates[0]?.unusable).toEqual({ code: 'oauth_expired', message: 'no credential (the OAuth sign-in has expired: run iris auth login anthropic)' });
     const discovery = resolveCandidates(config, {}, 'main', signedIn('openai')).candidates.filter((c) => c.reason === 'discovery');
     expect(discovery.map((c) => [c.provider, c.unusable])).toContainEqual(['openai', undefined]);
   });

@@ -133,7 +133,7 @@ export async function* streamTask(
 
   for (const candidate of resolution.candidates) {
     if (candidate.unusable) {
-      attempts.push({ provider: candidate.provider, model: candidate.model, reason: candidate.reason, outcome: 'skipped', detail: candidate.unusable });
+      attempts.push({ provider: candidate.provider, model: candidate.model, reason: candidate.reason, outcome: 'skipped', detail: candidate.unusable.message });
       continue;
     }
     if (previous) {

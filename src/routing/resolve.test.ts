@@ -5,7 +5,7 @@ import { mainRoute, resolveCandidates } from './resolve.js';
 const cfg = (raw: Record<string, unknown>) => validateConfig(raw).config;
 const KEYS = { OPENROUTER_API_KEY: 'a', OPENAI_API_KEY: 'b', ANTHROPIC_API_KEY: 'c' };
 const brief = (raw: Record<string, unknown>, slot: Parameters<typeof resolveCandidates>[2], env: Record<string, string> = KEYS) =>
-  resolveCandidates(cfg(raw), env, slot).candidates.map((c) => [c.reason, `${c.provider} · ${c.model}`, c.unusable ?? '']);
+  resolveCandidates(cfg(raw), env, slot).candidates.map((c) => [c.reason, `${c.provider} · ${c.model}`, c.unusable?.message ?? '']);
 
 describe('mainRoute', () => {
   it('reads model.default, else model.model (older pickers)', () => {
@@ -69,9 +69,9 @@ describe('resolveCandidates', () => {
 
   it('puts the aggregator default behind a first route without credential, and warns', () => {
     const resolution = resolveCandidates(cfg({ model: { provider: 'openai', default: 'gpt-5.1' } }), { OPENROUTER_API_KEY: 'a' }, 'main');
-    expect(resolution.candidates.map((c) => [c.reason, c.provider, c.unusable ?? ''])).toEqual([
-      ['main', 'openai', 'no credential (set OPENAI_API_KEY)'],
-      ['aggregator_default', 'openrouter', ''],
+    expect(resolution.candidates.map((c) => [c.reason, c.provider, c.unusable ?? null])).toEqual([
+      ['main', 'openai', { code: 'no_credential', message: 'no credential (set OPENAI_API_KEY)', missing: 'OPENAI_API_KEY' }],
+      ['aggregator_default', 'openrouter', null],
     ]);
     expect(resolution.warnings).toEqual([
       {
@@ -88,9 +88,9 @@ describe('resolveCandidates', () => {
     expect(resolution.warnings.map((w) => w.message)).toEqual([
       "title_generation: no main model is configured (model: ''); set one with iris model set <provider> <model>",
     ]);
-    expect(resolution.candidates.map((c) => [c.provider, c.unusable ?? ''])).toEqual([
-      ['openrouter', 'no credential (set OPENROUTER_API_KEY)'],
-      ['anthropic', ''],
+    expect(resolution.candidates.map((c) => [c.provider, c.unusable ?? null])).toEqual([
+      ['openrouter', { code: 'no_credential', message: 'no credential (set OPENROUTER_API_KEY)', missing: 'OPENROUTER_API_KEY' }],
+      ['anthropic', null],
     ]);
   });
 
@@ -140,9 +140,17 @@ describe('resolveCandidates edge cases', () => {
     ]);
   });
 
+  it('names an unknown provider as such, and leaves missing out of the warning when it is not a credential', () => {
+    const resolution = resolveCandidates(cfg({ model: { provider: 'nope', default: 'm' } }), { OPENROUTER_API_KEY: 'a' }, 'main');
+    expect(resolution.candidates[0]?.unusable).toEqual({ code: 'unknown_provider', message: 'unknown provider "nope"' });
+    expect(resolution.warnings).toEqual([
+      { slot: 'main', code: 'no_credential', message: 'main: nope · m has unknown provider "nope"; using the aggregator default openrouter · anthropic/claude-sonnet-4.5' },
+    ]);
+  });
+
   it('marks cloud-hosted without an endpoint URL unusable, even with a key', () => {
     const resolution = resolveCandidates(cfg({ model: { provider: 'cloud-hosted', default: 'dep' } }), { CLOUD_HOSTED_API_KEY: 'k', OPENROUTER_API_KEY: 'a' }, 'main');
-    expect(resolution.candidates[0]).toMatchObject({ provider: 'cloud-hosted', unusable: 'no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL)' });
+    expect(resolution.candidates[0]).toMatchObject({ provider: 'cloud-hosted', unusable: { code: 'no_endpoint', message: 'no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL)' } });
     expect(resolution.candidates[1]).toMatchObject({ provider: 'openrouter', reason: 'aggregator_default' });
   });
 });

@@ -39,8 +39,16 @@ export type Candidate = ProviderRoute & {
   /** The aux slot's `timeout`, as a cap on one attempt. */
   readonly timeoutMs?: number;
   /** Why this candidate cannot be called (kept so that status can show it). */
-  readonly unusable?: string;
+  readonly unusable?: UnusableReason;
 };
+
+/** Why a route cannot be called; `message` is the plain words status and the logs show. */
+export type UnusableReason =
+  | { readonly code: 'unknown_provider'; readonly message: string }
+  | { readonly code: 'no_endpoint'; readonly message: string }
+  /** `missing`: the variable that would hold the key, when the provider has one. */
+  | { readonly code: 'no_credential'; readonly message: string; readonly missing?: string }
+  | { readonly code: 'oauth_expired'; readonly message: string };
 
 export type ResolveWarningCode = 'no_credential' | 'no_main_model' | 'no_model';
 
@@ -112,17 +120,21 @@ function label(route: ProviderRoute): string {
   return `${route.provider} · ${route.model}`;
 }
 
-function missingCredential(route: ProviderRoute, env: Env, oauth: OAuthView): string | undefined {
+function unusableReason(route: ProviderRoute, env: Env, oauth: OAuthView): UnusableReason | undefined {
   const spec = providerSpec(route.provider);
-  if (!spec) return `unknown provider "${route.provider}"`;
+  if (!spec) return { code: 'unknown_provider', message: `unknown provider "${route.provider}"` };
   const hasEndpoint = Boolean(route.baseUrl?.trim() || spec.defaultBaseUrl || (spec.baseUrlEnv && env[spec.baseUrlEnv]?.trim()));
   if (!hasEndpoint) {
-    return `no endpoint URL (set base_url${spec.baseUrlEnv ? ` or ${spec.baseUrlEnv}` : ''})`;
+    return { code: 'no_endpoint', message: `no endpoint URL (set base_url${spec.baseUrlEnv ? ` or ${spec.baseUrlEnv}` : ''})` };
   }
   if (isAuthenticated(route, env, hasUsableOAuth(oauth, route.provider))) return undefined;
-  if (oauth.has(route.provider)) return `no credential (the OAuth sign-in has expired: run iris auth login ${route.provider})`;
+  if (oauth.has(route.provider)) {
+    return { code: 'oauth_expired', message: `no credential (the OAuth sign-in has expired: run iris auth login ${route.provider})` };
+  }
   const credential = resolveCredential(route, env);
-  return credential.kind === 'none' && credential.missing ? `no credential (set ${credential.missing})` : 'no credential';
+  return credential.kind === 'none' && credential.missing
+    ? { code: 'no_credential', message: `no credential (set ${credential.missing})`, missing: credential.missing }
+    : { code: 'no_credential', message: 'no credential' };
 }
 
 /** The slot's own route: for aux slots, the explicit provider/model or `auto` → main. */
@@ -167,7 +179,7 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId, oauth: OA
     const key = `${route.provider}\u0000${route.model}\u0000${route.baseUrl ?? ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    const unusable = missingCredential(route, env, oauth);
+    const unusable = unusableReason(route, env, oauth);
     candidates.push({ ...route, ...extra, reason, why, ...(unusable ? { unusable } : {}) });
     return true;
   };
@@ -177,10 +189,9 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId, oauth: OA
     add(own.route, own.reason, own.why, own.extra);
     const first = candidates[0];
     if (first?.unusable) {
-      const credential = resolveCredential(first, env);
-      const missing = credential.kind === 'none' && first.unusable.startsWith('no credential') ? credential.missing : undefined;
+      const missing = first.unusable.code === 'no_credential' ? first.unusable.missing : undefined;
       const fallback = aggregatorDefault();
-      const fallbackProblem = missingCredential(fallback, env, oauth);
+      const fallbackProblem = unusableReason(fallback, env, oauth)?.message;
       const isSame = fallback.provider === first.provider && fallback.model === first.model;
       const then = isSame
         ? 'trying the fallback chain and discovery'
@@ -190,10 +201,10 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId, oauth: OA
       warnings.push({
         slot,
         code: 'no_credential',
-        message: `${slot}: ${label(first)} has ${first.unusable}; ${then}`,
+        message: `${slot}: ${label(first)} has ${first.unusable.message}; ${then}`,
         ...(missing ? { missing } : {}),
       });
-      add(fallback, 'aggregator_default', `${first.provider} has ${first.unusable}`, own.extra);
+      add(fallback, 'aggregator_default', `${first.provider} has ${first.unusable.message}`, own.extra);
     }
   } else if (own.route && slot !== 'main') {
     warnings.push({

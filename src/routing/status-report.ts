@@ -121,7 +121,7 @@ export type EndpointPlanner = (route: ProviderRoute, env: Env) => EndpointResult
 
 function candidateStatus(candidate: Candidate, env: Env, planEndpoint: EndpointPlanner): CandidateStatus {
   const base = { provider: candidate.provider, model: candidate.model, reason: candidate.reason, why: candidate.why };
-  if (candidate.unusable) return { ...base, usable: false, unusable: candidate.unusable };
+  if (candidate.unusable) return { ...base, usable: false, unusable: candidate.unusable.message };
   const plan = planEndpoint(candidate, env);
   if (!plan.ok) return { ...base, usable: true, endpoint_error: redactText(plan.error.message) };
   return {
@@ -143,7 +143,7 @@ function slotStatus(config: Readonly<Config>, env: Env, resolution: Resolution, 
     auto: isAutoSlot(config, resolution.slot),
     provider: own?.provider ?? null,
     model: own?.model ?? null,
-    ...(own?.unusable ? { unusable: own.unusable } : {}),
+    ...(own?.unusable ? { unusable: own.unusable.message } : {}),
     ...(planner ? { candidates: resolution.candidates.map((c) => candidateStatus(c, env, planner)) } : {}),
   };
 }
@@ -152,18 +152,18 @@ function providerStatus(candidate: Candidate, env: Env, oauth: OAuthView): Provi
   const usable = !candidate.unusable;
   const credential = resolveCredential(candidate, env, hasUsableOAuth(oauth, candidate.provider));
   const common = { provider: candidate.provider, credential: credential.kind, usable };
-  if (!providerSpec(candidate.provider)) return { ...common, detail: candidate.unusable ?? 'unknown provider' };
+  if (!providerSpec(candidate.provider)) return { ...common, detail: candidate.unusable?.message ?? 'unknown provider' };
   switch (credential.kind) {
     case 'api_key': {
       const from = credential.source === 'config' ? 'config.yaml' : credential.source;
       const detail = `api key from ${from}`;
-      return { ...common, source: credential.source, detail: usable ? detail : `${detail}; ${candidate.unusable}` };
+      return { ...common, source: credential.source, detail: usable ? detail : `${detail}; ${candidate.unusable?.message ?? ''}` };
     }
     case 'identity_token':
       return {
         ...common,
         scope: credential.scope,
-        detail: usable ? 'identity token (live token probe skipped)' : `identity token; ${candidate.unusable}`,
+        detail: usable ? 'identity token (live token probe skipped)' : `identity token; ${candidate.unusable?.message ?? ''}`,
       };
     case 'oauth_token': {
       const expires = oauth.get(candidate.provider)?.expiresAt;
@@ -176,7 +176,7 @@ function providerStatus(candidate: Candidate, env: Env, oauth: OAuthView): Provi
       return {
         ...common,
         ...(credential.missing ? { missing: credential.missing } : {}),
-        detail: usable ? 'no key (none needed)' : `no key; ${candidate.unusable}`,
+        detail: usable ? 'no key (none needed)' : `no key; ${candidate.unusable?.message ?? ''}`,
       };
   }
 }
