@@ -11,7 +11,7 @@ export function isSecretKeyName(name: string): boolean {
   return SECRET_KEY.test(name) || SECRET_CAMEL.test(name);
 }
 
-/** Not a secret: the documented switch that turns webhook signature checks off. */
+/** Not a secret: the documented switch that turns webhook signature checks off (loopback-only; the gateway checks that). */
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
 
 /**

@@ -11,9 +11,9 @@ import { contentSecurityPolicy, injectToken, readStatic } from './static-files.j
 describe('parseSetRequest', () => {
   it.each([
     [{ scope: 'main', provider: ' openai ', model: 'gpt-5' }, { scope: 'main', provider: 'openai', model: 'gpt-5' }],
-    [{ scope: 'auxiliary', task: 'vision', provider: 'openai', model: '' }, { scope: 'auxiliary', task: 'vision', provider: 'openai', model: '' }],
-    [{ scope: 'auxiliary', task: '', provider: 'auto', model: '' }, { scope: 'auxiliary', task: '', provider: 'auto', model: '' }],
-    [{ scope: 'auxiliary', task: '__reset__' }, { scope: 'auxiliary', task: '__reset__', provider: '', model: '' }],
+    [{ scope: 'auxiliary', task: 'vision', provider: 'openai', model: '' }, { scope: 'auxiliary', target: { kind: 'one', task: 'vision' }, provider: 'openai', model: '' }],
+    [{ scope: 'auxiliary', task: '', provider: 'auto', model: '' }, { scope: 'auxiliary', target: { kind: 'all' }, provider: 'auto', model: '' }],
+    [{ scope: 'auxiliary', task: '__reset__' }, { scope: 'auxiliary', target: { kind: 'reset' }, provider: '', model: '' }],
   ])('accepts %j', (body, request) => {
     expect(parseSetRequest(body)).toEqual({ ok: true, request });
   });

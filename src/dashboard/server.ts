@@ -110,7 +110,7 @@ export function createDashboardHandler(options: DashboardOptions) {
       if (!result.ok) throw configError(result.error);
       return { ok: true, scope: 'main', provider: result.provider, model: result.model, previous: result.previous, stale_aux: result.staleAux };
     }
-    const result = await updateConfig<AuxChange>(options.paths, (doc) => setAuxModel(doc, request.task, request.provider, request.model));
+    const result = await updateConfig<AuxChange>(options.paths, (doc) => setAuxModel(doc, request.target, request.provider, request.model));
     if (!result.ok) throw configError(result.error);
     if (result.reset) return { ok: true, scope: 'auxiliary', reset: true };
     return { ok: true, scope: 'auxiliary', tasks: result.tasks, provider: result.provider, model: result.model };

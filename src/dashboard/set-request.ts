@@ -1,12 +1,13 @@
 // Reading POST /api/model/set bodies (DECISIONS.md "Dashboard REST"): 422 when the body is not an
 // object of strings with a scope, 400 when the values do not name a valid change. The change
 // itself is made by routing/assignments.ts, the library `iris model` uses too.
+import { auxTargetFromWire, type AuxTarget } from '../domain/assignment.js';
 import { isAuxTaskId } from '../routing/slots.js';
-import { RESET_TASK } from '../routing/assignments.js';
 
+/** A change as the server acts on it; the wire's `task` string is read into `target` here. */
 export type SetRequest =
   | { readonly scope: 'main'; readonly provider: string; readonly model: string }
-  | { readonly scope: 'auxiliary'; readonly task: string; readonly provider: string; readonly model: string };
+  | { readonly scope: 'auxiliary'; readonly target: AuxTarget; readonly provider: string; readonly model: string };
 
 export type SetRequestCheck = { readonly ok: true; readonly request: SetRequest } | { readonly ok: false; readonly status: 400 | 422; readonly error: string };
 
@@ -30,9 +31,10 @@ export function parseSetRequest(body: unknown): SetRequestCheck {
   }
   if (scope !== 'auxiliary') return { ok: false, status: 400, error: `scope must be main or auxiliary (got "${scope}")` };
   const task = data.task as string | undefined;
-  if (task === undefined) return { ok: false, status: 400, error: `scope auxiliary needs task: a task id, "" for all 11, or "${RESET_TASK}"` };
-  if (task === RESET_TASK) return { ok: true, request: { scope, task, provider: '', model: '' } };
-  if (task !== '' && !isAuxTaskId(task)) return { ok: false, status: 400, error: `unknown task "${task}"` };
+  if (task === undefined) return { ok: false, status: 400, error: 'scope auxiliary needs task: a task id, "" for all 11, or "__reset__"' };
+  const target = auxTargetFromWire(task);
+  if (target.kind === 'reset') return { ok: true, request: { scope, target, provider: '', model: '' } };
+  if (target.kind === 'one' && !isAuxTaskId(target.task)) return { ok: false, status: 400, error: `unknown task "${target.task}"` };
   if (!provider) return { ok: false, status: 400, error: 'scope auxiliary needs a provider' };
-  return { ok: true, request: { scope, task, provider, model } };
+  return { ok: true, request: { scope, target, provider, model } };
 }

@@ -77,17 +77,17 @@ describe('setMainModel', () => {
 describe('setAuxModel', () => {
   it('sets one task and keeps its other fields', () => {
     const d = doc('auxiliary:\n  vision:\n    timeout: 90 # slow images\n');
-    expect(setAuxModel(d, 'vision', 'openai', 'gpt-4.1')).toEqual({ ok: true, tasks: ['vision'], cleared: {}, provider: 'openai', model: 'gpt-4.1', reset: false });
+    expect(setAuxModel(d, { kind: 'one', task: 'vision' }, 'openai', 'gpt-4.1')).toEqual({ ok: true, tasks: ['vision'], cleared: {}, provider: 'openai', model: 'gpt-4.1', reset: false });
     expect(serializeDocument(d)).toBe('auxiliary:\n  vision:\n    timeout: 90 # slow images\n    provider: openai\n    model: gpt-4.1\n');
   });
 
   it('sets all 11 for the empty task, and resets all 11 to auto keeping timeouts', () => {
     const d = doc('auxiliary:\n  curator: { timeout: 900 }\n');
-    const all = setAuxModel(d, '', 'openrouter', 'google/gemini-2.5-flash');
+    const all = setAuxModel(d, { kind: 'all' }, 'openrouter', 'google/gemini-2.5-flash');
     expect(all.ok && all.tasks).toHaveLength(11);
     const data = d.toJS().auxiliary as Record<string, Record<string, unknown>>;
     expect(Object.values(data).every((t) => t.provider === 'openrouter' && t.model === 'google/gemini-2.5-flash')).toBe(true);
-    expect(setAuxModel(d, '__reset__', '', '')).toMatchObject({ ok: true, reset: true, provider: 'auto', model: '' });
+    expect(setAuxModel(d, { kind: 'reset' }, '', '')).toMatchObject({ ok: true, reset: true, provider: 'auto', model: '' });
     const reset = d.toJS().auxiliary as Record<string, Record<string, unknown>>;
     expect(Object.keys(reset)).toHaveLength(11);
     expect(reset.curator).toEqual({ timeout: 900, provider: 'auto', model: '' });
@@ -99,14 +99,14 @@ describe('setAuxModel', () => {
     ['vision', '', 'm', 'an auxiliary assignment needs a provider'],
     ['vision', 'acme', 'm', 'unknown provider "acme"'],
   ])('refuses task %j provider %j', (task, provider, model, message) => {
-    expect(setAuxModel(doc(''), task, provider, model)).toEqual({ ok: false, error: { code: 'invalid_value', message } });
+    expect(setAuxModel(doc(''), { kind: 'one', task }, provider, model)).toEqual({ ok: false, error: { code: 'invalid_value', message } });
   });
 });
 
 describe('provider switches on aux slots', () => {
   it('clears the old provider key, endpoint, key variable and wire format', () => {
     const d = doc('auxiliary:\n  vision: { provider: openai, model: gpt-4.1, api_key: sk-proj-x, base_url: https://proxy/v1, key_env: TEAM_KEY, api_mode: codex_responses, timeout: 90 }\n');
-    expect(setAuxModel(d, 'vision', 'openrouter', 'google/gemini-2.5-flash')).toMatchObject({
+    expect(setAuxModel(d, { kind: 'one', task: 'vision' }, 'openrouter', 'google/gemini-2.5-flash')).toMatchObject({
       ok: true,
       cleared: { vision: ['api_key', 'base_url', 'key_env', 'api_mode'] },
     });
@@ -115,7 +115,7 @@ describe('provider switches on aux slots', () => {
 
   it('keeps them when the provider stays the same', () => {
     const d = doc('auxiliary:\n  vision: { provider: openai, model: gpt-4.1, api_key: sk-proj-x }\n');
-    expect(setAuxModel(d, 'vision', 'openai', 'gpt-5.1')).toMatchObject({ ok: true, cleared: {} });
+    expect(setAuxModel(d, { kind: 'one', task: 'vision' }, 'openai', 'gpt-5.1')).toMatchObject({ ok: true, cleared: {} });
     expect(d.toJS().auxiliary.vision.api_key).toBe('sk-proj-x');
   });
 

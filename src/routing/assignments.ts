@@ -7,9 +7,8 @@ import type { Result } from '../config/result.js';
 import type { ConfigDocument } from '../config/yaml-document.js';
 import { setScalarIn } from '../config/yaml-document.js';
 import { isProviderId } from '../providers/ids.js';
+import type { AuxTarget } from '../domain/assignment.js';
 import { AUX_TASK_IDS, isAuxTaskId, type AuxTaskId } from './slots.js';
-
-export const RESET_TASK = '__reset__';
 
 export type StaleAux = { readonly task: AuxTaskId; readonly provider: string; readonly model: string };
 
@@ -104,9 +103,9 @@ export function setMainModel(doc: ConfigDocument, provider: string, model: strin
   return { ok: true, previous, provider: p, model: m, dropped, cleared, staleAux: staleAuxFor(plain(doc), p) };
 }
 
-/** `task`: one aux task id, `''` for all 11, or `__reset__` to put all 11 back on `auto`. */
-export function setAuxModel(doc: ConfigDocument, task: string, provider: string, model: string): Result<AuxChange> {
-  if (task === RESET_TASK) {
+/** One aux slot, all 11, or (`reset`) all 11 back on `auto`. */
+export function setAuxModel(doc: ConfigDocument, target: AuxTarget, provider: string, model: string): Result<AuxChange> {
+  if (target.kind === 'reset') {
     for (const id of AUX_TASK_IDS) {
       for (const [key, value] of [['provider', 'auto'], ['model', '']] as const) {
         const set = setScalarIn(doc, ['auxiliary', id, key], value);
@@ -115,12 +114,12 @@ export function setAuxModel(doc: ConfigDocument, task: string, provider: string,
     }
     return { ok: true, tasks: AUX_TASK_IDS, cleared: {}, provider: 'auto', model: '', reset: true };
   }
-  if (task !== '' && !isAuxTaskId(task)) return invalid(`unknown task "${task}" (tasks: ${AUX_TASK_IDS.join(', ')})`);
+  if (target.kind === 'one' && !isAuxTaskId(target.task)) return invalid(`unknown task "${target.task}" (tasks: ${AUX_TASK_IDS.join(', ')})`);
   const p = provider.trim();
   const m = model.trim();
   if (!p) return invalid('an auxiliary assignment needs a provider');
   if (p !== 'auto' && !isProviderId(p)) return invalid(`unknown provider "${p}"`);
-  const tasks: readonly AuxTaskId[] = task === '' ? AUX_TASK_IDS : [task as AuxTaskId];
+  const tasks: readonly AuxTaskId[] = target.kind === 'all' ? AUX_TASK_IDS : [target.task as AuxTaskId];
   const before = (plain(doc).auxiliary ?? {}) as Record<string, Json | undefined>;
   const cleared: Partial<Record<AuxTaskId, string[]>> = {};
   for (const id of tasks) {

@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { validateForgeTarget } from '../delivery/forge-comment.js';
 import type { ResolvedRoute } from './routes.js';
-import { INSECURE_NO_AUTH } from './verify.js';
+import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
 
 const CHAT_AND_SMS = new Set(['sms', 'telegram', 'discord', 'slack', 'signal']);
 

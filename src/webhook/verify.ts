@@ -3,10 +3,8 @@
 // project's one constant-time comparison, `safeEqual`.
 import { Buffer } from 'node:buffer';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
 import { headerValue, type HeaderBag } from './headers.js';
-
-/** A secret with this exact value turns verification off (loopback-only; the gateway checks that). */
-export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
 
 export type VerifyScheme = 'hmac' | 'token' | 'insecure';
 

@@ -6,7 +6,8 @@ import type { Env, HomePaths } from '../../config/home.js';
 import type { Result } from '../../config/result.js';
 import type { Config } from '../../config/schema.js';
 import type { ValidatedConfig } from '../../config/validate.js';
-import { RESET_TASK, setAuxModel, setMainModel, type MainChange } from '../../routing/assignments.js';
+import { assignmentText, auxTargetToWire, type Assignment, type AuxTarget } from '../../domain/assignment.js';
+import { setAuxModel, setMainModel, type MainChange } from '../../routing/assignments.js';
 import { mainRoute, resolveCandidates, type SlotId } from '../../routing/resolve.js';
 import { AUX_TASK_IDS, type AuxTaskId } from '../../routing/slots.js';
 import { groupWarnings } from '../../routing/status-report.js';
@@ -18,21 +19,12 @@ import { CliFailure } from '../exit-codes.js';
 
 type JsonOption = { json?: boolean };
 
-export type Assignment = { readonly provider: string; readonly model: string };
 
 export const APPLIES_TO_NEW_SESSIONS = 'Changes apply to new sessions; running sessions keep their model.';
 
 /** `all` names every aux slot (the library's empty task). */
 export const ALL_TASKS = 'all';
 
-/** How an assignment reads: `auto`, `provider · model`, or `provider (default model)`. */
-export function assignmentText({ provider, model }: Assignment): string {
-  const p = provider.trim();
-  const m = model.trim();
-  if ((p === '' || p === 'auto') && m === '') return 'auto';
-  if (m === '') return `${p} (default model)`;
-  return `${p || 'auto'} · ${m}`;
-}
 
 function mainText(previous: Assignment): string {
   return previous.provider === '' && previous.model === '' ? 'not configured' : assignmentText(previous);
@@ -110,7 +102,7 @@ export async function modelSet(provider: string, model: string, options: JsonOpt
 }
 
 type AuxTaskChange = Assignment & { readonly task: AuxTaskId; readonly previous: Assignment; readonly cleared: readonly string[] };
-type AuxOutcome = { readonly task: string; readonly reset: boolean; readonly changes: readonly AuxTaskChange[] };
+type AuxOutcome = { readonly reset: boolean; readonly changes: readonly AuxTaskChange[] };
 
 /** One line per slot that changed, then the slots already on the target, then the reminder. */
 function auxChangeLines(changes: readonly AuxTaskChange[]): string[] {
@@ -133,12 +125,12 @@ function auxChangeLines(changes: readonly AuxTaskChange[]): string[] {
   ];
 }
 
-async function applyAux(task: string, provider: string, model: string, options: JsonOption): Promise<void> {
+async function applyAux(target: AuxTarget, provider: string, model: string, options: JsonOption): Promise<void> {
   const paths = await openHome();
   const env = await openEnv(paths);
   const updated = applied(paths, await updateConfig<AuxOutcome>(paths, (doc) => {
     const before = auxAssignments(doc);
-    const change = setAuxModel(doc, task, provider, model);
+    const change = setAuxModel(doc, target, provider, model);
     if (!change.ok) return change;
     const changes = change.tasks.map((id) => ({
       task: id,
@@ -147,18 +139,19 @@ async function applyAux(task: string, provider: string, model: string, options: 
       model: change.model,
       cleared: change.cleared[id] ?? [],
     }));
-    return { ok: true, task, reset: change.reset, changes };
+    return { ok: true, reset: change.reset, changes };
   }));
   const { changes, reset } = updated;
-  if (options.json) printJson({ scope: 'auxiliary', task, reset, changes, file: paths.configPath });
+  // The JSON names the target as the dashboard's REST body does ('' all, '__reset__' reset).
+  if (options.json) printJson({ scope: 'auxiliary', task: auxTargetToWire(target), reset, changes, file: paths.configPath });
   else printData(auxChangeLines(changes).join('\n'));
   await warnAbout(paths, updated.validated.config, env, changes.map((c) => c.task));
 }
 
 export async function modelAuxSet(task: string, provider: string, model: string, options: JsonOption): Promise<void> {
-  await applyAux(task === ALL_TASKS ? '' : task, provider, model, options);
+  await applyAux(task === ALL_TASKS ? { kind: 'all' } : { kind: 'one', task }, provider, model, options);
 }
 
 export async function modelAuxReset(options: JsonOption): Promise<void> {
-  await applyAux(RESET_TASK, '', '', options);
+  await applyAux({ kind: 'reset' }, '', '', options);
 }

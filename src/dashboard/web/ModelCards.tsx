@@ -1,7 +1,7 @@
 // The model cards: usage since a chosen span, capabilities, where each model is assigned, and a
 // Use as control to assign it as the main model, to every auxiliary task, or to one task.
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { ALL_TASKS, type Auxiliary, type ModelOptions, type SetRequest, type Usage } from './api-types.js';
+import { type Auxiliary, type ModelOptions, type SetRequest, type Usage } from './api-types.js';
 import type { Assign } from './App.js';
 import { compactNumber, contextText, costText } from './format.js';
 import { buildCards, type ModelCard } from './model-cards.js';
@@ -68,7 +68,7 @@ const ALL = 'all';
 function requestFor(choice: string, card: ModelCard): SetRequest {
   const { provider, model } = card;
   if (choice === MAIN) return { scope: 'main', provider, model };
-  return { scope: 'auxiliary', task: choice === ALL ? ALL_TASKS : choice, provider, model };
+  return { scope: 'auxiliary', target: choice === ALL ? { kind: 'all' } : { kind: 'one', task: choice }, provider, model };
 }
 
 function choiceLabel(choice: string, aux: Auxiliary): string {

@@ -1,7 +1,7 @@
 // The Model Settings panel: the main row, the collapsible auxiliary section (one row per slot,
 // each with its own Change) and Reset all to auto.
 import { useId, useRef, useState } from 'react';
-import { RESET_TASK, type Auxiliary, type ModelOptions, type StaleAuxSlot } from './api-types.js';
+import { type Auxiliary, type ModelOptions, type StaleAuxSlot } from './api-types.js';
 import type { Assign } from './App.js';
 import { stillStale, taskName } from './changes.js';
 import { assignmentText, isAuto } from './format.js';
@@ -32,7 +32,7 @@ export function ModelSettings({ options, aux, status, stale, onDismissStale, onC
   const reset = async () => {
     if (resetting.current) return;
     resetting.current = true;
-    setResetError(await assign({ scope: 'auxiliary', task: RESET_TASK, provider: '', model: '' }));
+    setResetError(await assign({ scope: 'auxiliary', target: { kind: 'reset' }, provider: '', model: '' }));
     resetting.current = false;
   };
 

@@ -30,7 +30,7 @@ function currentOf(target: PickerTarget, aux: Auxiliary): { provider: string; mo
 function requestFor(target: PickerTarget, provider: string, model: string): SetRequest {
   return target.scope === 'main'
     ? { scope: 'main', provider, model }
-    : { scope: 'auxiliary', task: target.task, provider, model };
+    : { scope: 'auxiliary', target: { kind: 'one', task: target.task }, provider, model };
 }
 
 export function Picker({ target, options, aux, assign, onClose }: Props) {

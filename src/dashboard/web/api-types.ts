@@ -1,6 +1,7 @@
 // The shapes of the dashboard API's answers (docs/dashboard.md), checked where they enter the page:
 // a server that answers something else shows an error naming the field, not a blank page.
 import * as z from 'zod/mini';
+import type { AuxTarget } from '../../domain/assignment.js';
 
 const Capability = z.string();
 
@@ -82,10 +83,7 @@ export type UsageModel = z.infer<typeof UsageModel>;
 export type SetAnswer = z.infer<typeof SetAnswerSchema>;
 export type StaleAuxSlot = z.infer<typeof StaleAux>;
 
-/** The body of POST /api/model/set. `task: ''` is every slot, `'__reset__'` puts all back to auto. */
+/** A change the page asks for; api.ts writes it as POST /api/model/set's body. */
 export type SetRequest =
   | { readonly scope: 'main'; readonly provider: string; readonly model: string }
-  | { readonly scope: 'auxiliary'; readonly task: string; readonly provider: string; readonly model: string };
-
-export const ALL_TASKS = '';
-export const RESET_TASK = '__reset__';
+  | { readonly scope: 'auxiliary'; readonly target: AuxTarget; readonly provider: string; readonly model: string };

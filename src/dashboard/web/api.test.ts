@@ -20,7 +20,7 @@ describe('the dashboard API client', () => {
   it('sends the session token on every call and the set body as JSON', async () => {
     const seen: Seen[] = [];
     const api = createApi('tok-123', fakeFetch(200, { ok: true, scope: 'auxiliary', reset: true }, seen));
-    const result = await api.set({ scope: 'auxiliary', task: '__reset__', provider: '', model: '' });
+    const result = await api.set({ scope: 'auxiliary', target: { kind: 'reset' }, provider: '', model: '' });
     expect(result).toEqual({ ok: true, value: { ok: true, scope: 'auxiliary', reset: true } });
     expect(seen).toEqual([
       {

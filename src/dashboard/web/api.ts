@@ -13,6 +13,8 @@ import {
   type Usage,
 } from './api-types.js';
 
+import { auxTargetToWire } from '../../domain/assignment.js';
+
 export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 export type DashboardApi = {
@@ -52,6 +54,12 @@ function errorText(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The REST body DECISIONS.md fixes: the aux target travels as the `task` string. */
+export function setBody(request: SetRequest): Record<string, string> {
+  if (request.scope === 'main') return { scope: 'main', provider: request.provider, model: request.model };
+  return { scope: 'auxiliary', task: auxTargetToWire(request.target), provider: request.provider, model: request.model };
+}
+
 export function createApi(token: string, fetchFn: typeof fetch = (...args) => fetch(...args)): DashboardApi {
   async function call<T>(path: string, schema: z.ZodMiniType<T>, init: RequestInit = {}): Promise<ApiResult<T>> {
     let response: Response;
@@ -81,7 +89,7 @@ export function createApi(token: string, fetchFn: typeof fetch = (...args) => fe
       call('/api/model/set', SetAnswerSchema, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(request),
+        body: JSON.stringify(setBody(request)),
       }),
   };
 }

@@ -9,13 +9,13 @@ describe('what the page says after a change', () => {
     expect(describeChange({ scope: 'main', provider: 'openai', model: 'gpt-5' }, aux)).toBe(
       'The main model is now openai · gpt-5.',
     );
-    expect(describeChange({ scope: 'auxiliary', task: 'vision', provider: 'openai', model: 'gpt-4.1' }, aux)).toBe(
+    expect(describeChange({ scope: 'auxiliary', target: { kind: 'one', task: 'vision' }, provider: 'openai', model: 'gpt-4.1' }, aux)).toBe(
       'Vision now uses openai · gpt-4.1.',
     );
-    expect(describeChange({ scope: 'auxiliary', task: '', provider: 'openai', model: 'gpt-4.1' }, aux)).toBe(
+    expect(describeChange({ scope: 'auxiliary', target: { kind: 'all' }, provider: 'openai', model: 'gpt-4.1' }, aux)).toBe(
       'All 11 auxiliary tasks now use openai · gpt-4.1.',
     );
-    expect(describeChange({ scope: 'auxiliary', task: '__reset__', provider: '', model: '' }, aux)).toBe(
+    expect(describeChange({ scope: 'auxiliary', target: { kind: 'reset' }, provider: '', model: '' }, aux)).toBe(
       'Every auxiliary task is back to auto (follows the main model).',
     );
   });

@@ -1,5 +1,5 @@
 // What the page says after a change, and which slots a main switch left pinned elsewhere.
-import { ALL_TASKS, RESET_TASK, type Auxiliary, type SetRequest, type StaleAuxSlot } from './api-types.js';
+import type { Auxiliary, SetRequest, StaleAuxSlot } from './api-types.js';
 import { assignmentText } from './format.js';
 
 export const APPLIES_TO_NEW_SESSIONS = 'Changes apply to new sessions; running sessions keep their model.';
@@ -12,9 +12,14 @@ export function taskName(aux: Auxiliary | null, task: string): string {
 export function describeChange(request: SetRequest, aux: Auxiliary | null): string {
   const target = assignmentText(request);
   if (request.scope === 'main') return `The main model is now ${target}.`;
-  if (request.task === RESET_TASK) return 'Every auxiliary task is back to auto (follows the main model).';
-  if (request.task === ALL_TASKS) return `All ${aux?.tasks.length ?? 11} auxiliary tasks now use ${target}.`;
-  return `${taskName(aux, request.task)} now uses ${target}.`;
+  switch (request.target.kind) {
+    case 'reset':
+      return 'Every auxiliary task is back to auto (follows the main model).';
+    case 'all':
+      return `All ${aux?.tasks.length ?? 11} auxiliary tasks now use ${target}.`;
+    case 'one':
+      return `${taskName(aux, request.target.task)} now uses ${target}.`;
+  }
 }
 
 /** The slots of a main switch's `stale_aux` that still hold the assignment they held then. */

@@ -1,16 +1,9 @@
 // How numbers and assignments read on the page.
+import { assignmentText, type Assignment } from '../../domain/assignment.js';
 import type { ModelDetails } from './api-types.js';
 
-export type Assignment = { readonly provider: string; readonly model: string };
-
-/** `auto`, `provider · model`, or `provider (default model)`: the same words as `iris model`. */
-export function assignmentText({ provider, model }: Assignment): string {
-  const p = provider.trim();
-  const m = model.trim();
-  if ((p === '' || p === 'auto') && m === '') return 'auto';
-  if (m === '') return `${p} (default model)`;
-  return `${p || 'auto'} · ${m}`;
-}
+// The same words as `iris model`.
+export { assignmentText, type Assignment };
 
 export function isAuto({ provider, model }: Assignment): boolean {
   return assignmentText({ provider, model }) === 'auto';
