@@ -11,12 +11,22 @@ import type { Message, ModelError, ToolCall, Usage } from '../providers/wire/typ
 import { callModel, streamTask, type RoutingDeps, type RoutingSnapshot, type TaskReport } from '../routing/call-model.js';
 import type { SlotId } from '../routing/resolve.js';
 import type { SessionRecord, Store } from '../store/types.js';
-import { compressionCut, estimateTokens, overThreshold } from './context-budget.js';
+import { compressionCut, estimateTokens } from './context-budget.js';
 import { configuredMain, sessionSnapshot, type MainModel } from './session-routes.js';
 import { cleanTitle, COMPRESSION_SYSTEM, summaryMessage, TITLE_SYSTEM, transcript } from './side-job-prompts.js';
 import { systemPrompt } from './system-prompt.js';
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolResult } from './tools/types.js';
 import { addUsage, NO_USAGE, type TurnUsage } from './turn-usage.js';
+import {
+  afterModelCall,
+  afterTools,
+  compressBeforeTurn,
+  contextLengthOf,
+  maxIterationsText,
+  namesSession,
+  statusAfter,
+  type StopReason,
+} from './turn-policy.js';
 import { errorMessage } from '../domain/error-message.js';
 
 export type AgentDeps = {
@@ -50,7 +60,7 @@ export type TurnEvents = {
   onNotice?(text: string): void;
 };
 
-export type StopReason = 'done' | 'max_iterations' | 'cancelled' | 'error';
+export type { StopReason };
 
 export type TurnResult = {
   readonly stopReason: StopReason;
@@ -119,19 +129,23 @@ export function createAgent(deps: AgentDeps) {
     };
   }
 
-  // model.context_length describes the configured main model, however it is named (default,
-  // model, an alias): it applies when the session runs on that resolved model, not another.
-  const configuredMainModel = configuredMain(deps.config);
-  function contextLength(session: AgentSession): number {
-    const onConfiguredMain =
-      configuredMainModel !== undefined && configuredMainModel.provider === session.record.provider && configuredMainModel.model === session.record.model;
-    const configured = onConfiguredMain && deps.config.model !== '' ? deps.config.model.context_length : undefined;
-    return configured ?? contextLengthFor(session.record.provider, session.record.model);
-  }
+  const mainInConfig = configuredMain(deps.config);
+  const configuredLength = deps.config.model === '' ? undefined : deps.config.model.context_length;
 
-  function overBudget(session: AgentSession): boolean {
-    const tokens = estimateTokens(session.messages, systemPrompt(deps.workspaceRoot, definitions, deps.instructions));
-    return overThreshold(tokens, contextLength(session), deps.config.compression.threshold);
+  /** Is the session over its model's compression threshold (or was it asked to compress)? */
+  function wantsCompression(session: AgentSession, requested = false): boolean {
+    const { provider, model } = session.record;
+    return compressBeforeTurn({
+      requested,
+      estimatedTokens: estimateTokens(session.messages, systemPrompt(deps.workspaceRoot, definitions, deps.instructions)),
+      contextLength: contextLengthOf({
+        session: { provider, model },
+        ...(mainInConfig ? { configuredMain: mainInConfig } : {}),
+        ...(configuredLength !== undefined ? { configuredLength } : {}),
+        catalogLength: contextLengthFor(provider, model),
+      }),
+      threshold: deps.config.compression.threshold,
+    });
   }
 
   async function compress(session: AgentSession, events: TurnEvents, tally: UsageTally): Promise<void> {
@@ -203,24 +217,23 @@ export function createAgent(deps: AgentDeps) {
   async function runTurn(session: AgentSession, userText: string, events: TurnEvents = {}, signal?: AbortSignal): Promise<TurnResult> {
     const tally: UsageTally = { total: NO_USAGE };
     let served: TurnResult['served'];
-    if (session.compressOnNextMessage || overBudget(session)) {
+    if (wantsCompression(session, session.compressOnNextMessage)) {
       session.compressOnNextMessage = false;
       await compress(session, events, tally);
     }
     await deps.store.updateSession(session.record.id, { status: 'running' });
     await append(session, { role: 'user', content: userText });
-    const firstExchange = session.record.title === null;
+    const untitledAtStart = session.record.title === null;
     const system = systemPrompt(deps.workspaceRoot, definitions, deps.instructions);
     let text = '';
     let iterations = 0;
     const finish = async (result: Omit<TurnResult, 'usage' | 'served'>): Promise<TurnResult> => {
-      const status = result.stopReason === 'cancelled' ? 'interrupted' : result.stopReason === 'error' ? 'failed' : 'idle';
-      session.record = (await deps.store.updateSession(session.record.id, { status })) ?? session.record;
-      if (firstExchange && result.stopReason === 'done') await nameSession(session, events, tally);
+      session.record = (await deps.store.updateSession(session.record.id, { status: statusAfter(result.stopReason) })) ?? session.record;
+      if (namesSession({ untitledAtStart, reason: result.stopReason })) await nameSession(session, events, tally);
       return { ...result, usage: tally.total, ...(served ? { served } : {}) };
     };
 
-    while (iterations < deps.config.agent.max_iterations) {
+    for (;;) {
       iterations++;
       text = '';
       const calls: ToolCall[] = [];
@@ -240,29 +253,28 @@ export function createAgent(deps: AgentDeps) {
       }
       if (step.value.served) served = { provider: step.value.served.provider, model: step.value.served.model };
       await recordUsage(session, 'main', step.value, usage, tally);
-      if (error) {
+      const next = afterModelCall({ ...(error ? { errorCode: error.code } : {}), toolCalls: calls.length });
+      if (next.kind === 'stop' && error) {
         // What streamed before the failure is kept, so the session reads as it happened.
         if (text) await append(session, { role: 'assistant', content: text });
-        return finish({ stopReason: error.code === 'cancelled' ? 'cancelled' : 'error', text, iterations, error });
+        return finish({ stopReason: next.reason, text, iterations, error });
       }
       await append(session, { role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
-      if (calls.length === 0) return finish({ stopReason: 'done', text, iterations });
+      if (next.kind === 'stop') return finish({ stopReason: next.reason, text, iterations });
       const results = await runTools(calls, signal, events);
       await append(session, ...results);
-      if (signal?.aborted) return finish({ stopReason: 'cancelled', text, iterations });
+      const then = afterTools({ aborted: signal?.aborted === true, iterations, maxIterations: deps.config.agent.max_iterations });
+      if (then.kind === 'stop') {
+        return finish({ stopReason: then.reason, text: then.reason === 'max_iterations' ? maxIterationsText(text, iterations) : text, iterations });
+      }
     }
-    return finish({
-      stopReason: 'max_iterations',
-      text: `${text}${text ? '\n\n' : ''}[stopped: ${iterations} model calls in one turn (agent.max_iterations); send another message to continue]`,
-      iterations,
-    });
   }
 
   /** Switches a running session to another main model (persisted on the session). */
   async function switchModel(session: AgentSession, main: MainModel): Promise<{ overThreshold: boolean }> {
     session.record = (await deps.store.updateSession(session.record.id, { provider: main.provider, model: main.model })) ?? session.record;
     session.snapshot = sessionSnapshot(deps.config, deps.env, main, deps.oauth);
-    const over = overBudget(session);
+    const over = wantsCompression(session);
     session.compressOnNextMessage = over;
     return { overThreshold: over };
   }
