@@ -12,5 +12,14 @@ export default defineConfig({
     // e2e tests spawn bin/iris; the pretest script builds dist/ first.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // `npm test -- --coverage` (what .ci/run does). Only code that runs inside vitest's workers is
+    // measured: the e2e tests' bin/iris subprocesses are not, so these figures are the unit tests'.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.{ts,tsx}'],
+      exclude: ['src/**/*.test.ts', 'src/**/*.d.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
   },
 });
