@@ -2,7 +2,7 @@
 // and what is chosen. No files, no network (the probe and the preflight are injected).
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/validate.js';
-import type { ProbeOutcome } from '../providers/cloud/probe.js';
+import type { ProbeOptions, ProbeOutcome } from '../providers/cloud/probe.js';
 import type { TokenResult } from '../providers/identity/types.js';
 import { MissingAnswer, unattendedPrompter, type Prompter } from './prompter.js';
 import { runSetupFlow, SetupError, type SetupDeps } from './setup-flow.js';
@@ -28,7 +28,8 @@ function scripted(answers: Array<string | boolean>): Prompter & { asked: string[
 
 const fresh = validateConfig({}).config;
 const token: TokenResult = { ok: true, token: 't', expiresOnMs: 0, source: 'managed_identity' };
-const deps = (prompter: Prompter, extra: Partial<SetupDeps> = {}): SetupDeps => ({ config: fresh, env: {}, prompter, preflight: async () => token, ...extra });
+const source = (result: TokenResult) => () => ({ getToken: async () => result });
+const deps = (prompter: Prompter, extra: Partial<SetupDeps> = {}): SetupDeps => ({ config: fresh, env: {}, prompter, identity: source(token), ...extra });
 
 describe('runSetupFlow', () => {
   it('asks provider, key, model, webhook in that order on a fresh install', async () => {
@@ -67,10 +68,52 @@ describe('runSetupFlow', () => {
     expect(choice).toMatchObject({ provider: 'cloud-hosted', model: 'dep-b', apiMode: 'chat_completions', envValues: [{ name: 'CLOUD_HOSTED_API_KEY', value: 'key-0123456789' }] });
   });
 
+  it('custom: probed like cloud-hosted, with the key variable the config will name', async () => {
+    const outcome: ProbeOutcome = { kind: 'models_list', apiMode: 'chat_completions', models: ['llama'], baseUrl: 'http://localhost:8000/v1', steps: [] };
+    const calls: Array<[string, ProbeOptions]> = [];
+    const probe = async (url: string, options: ProbeOptions) => (calls.push([url, options]), outcome);
+    const flags = { provider: 'custom', baseUrl: 'http://localhost:8000/v1', apiKeyEnv: 'LLAMA_KEY', model: 'llama', yes: true };
+    const choice = await runSetupFlow(flags, deps(unattendedPrompter(() => {}), { env: { LLAMA_KEY: 'k-0123' }, probe }));
+    expect(calls).toEqual([['http://localhost:8000/v1', { provider: 'custom', env: { LLAMA_KEY: 'k-0123' }, authMode: 'api_key', keyEnv: 'LLAMA_KEY', timeoutMs: 10_000 }]]);
+    expect(choice).toMatchObject({ provider: 'custom', apiMode: 'chat_completions', keyEnv: 'LLAMA_KEY' });
+  });
+
+  it('identity mode: the probes get the preflight\'s source and environment', async () => {
+    const made: Array<{ env: Record<string, string | undefined>; source: { getToken: () => Promise<TokenResult> } }> = [];
+    const identity = (env: Record<string, string | undefined>) => {
+      const created = { getToken: async () => token };
+      made.push({ env, source: created });
+      return created;
+    };
+    const calls: ProbeOptions[] = [];
+    const probe = async (_url: string, options: ProbeOptions): Promise<ProbeOutcome> => (calls.push(options), { kind: 'messages_probe', apiMode: 'anthropic_messages', steps: [] });
+    const flags = { provider: 'cloud-hosted', authMode: 'identity_token', baseUrl: 'https://r.services.ai.azure.com/models', clientId: 'uami-1', tenantId: '', model: 'dep' };
+    await runSetupFlow(flags, deps(unattendedPrompter(() => {}), { env: { IDENTITY_HEADER: 'h' }, identity, probe }));
+    expect(made.map((m) => m.env)).toEqual([{ IDENTITY_HEADER: 'h', CLOUD_CLIENT_ID: 'uami-1' }]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.identity).toBe(made[0]!.source);
+    expect(calls[0]!.env).toBe(made[0]!.env);
+  });
+
+  it('identity mode, failed preflight saved anyway: the probes get that failure, not a new chain walk', async () => {
+    const failed: TokenResult = { ok: false, error: { code: 'timeout', message: 'timed out', attempts: [] } };
+    let walks = 0;
+    const identity = () => ({ getToken: async () => (walks++, failed) });
+    const seen: TokenResult[] = [];
+    const probe = async (_url: string, options: ProbeOptions): Promise<ProbeOutcome> => {
+      seen.push(await options.identity!.getToken(), await options.identity!.getToken());
+      return { kind: 'messages_probe', apiMode: 'anthropic_messages', steps: [] };
+    };
+    const flags = { provider: 'cloud-hosted', authMode: 'identity_token', baseUrl: 'https://r.services.ai.azure.com/models', clientId: '', tenantId: '', model: 'dep', yes: true };
+    await runSetupFlow(flags, deps(unattendedPrompter(() => {}), { identity, probe }));
+    expect(seen).toEqual([failed, failed]);
+    expect(walks).toBe(1);
+  });
+
   it('identity mode: a failed preflight asks to save anyway; no means a SetupError', async () => {
     const failed: TokenResult = { ok: false, error: { code: 'no_credential', message: 'no source gave a token', attempts: [{ source: 'managed_identity', message: 'refused' }] } };
     const prompter = scripted(['cloud-hosted', 'identity_token', 'https://r.services.ai.azure.com/anthropic', '', '', false]);
-    await expect(runSetupFlow({}, deps(prompter, { preflight: async () => failed }))).rejects.toThrow(SetupError);
+    await expect(runSetupFlow({}, deps(prompter, { identity: source(failed) }))).rejects.toThrow(SetupError);
     expect(prompter.asked).toEqual(['--provider', '--auth-mode', '--base-url', '--client-id', '--tenant-id', '--yes']);
   });
 

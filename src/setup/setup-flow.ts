@@ -1,14 +1,16 @@
 // `iris setup`: provider → authentication → model, each answered by a flag or asked. On a fresh
 // install it turns `model: ''` into a mapping; run again, it offers the current values as the
-// defaults. cloud-hosted follows the spec's probe sequence; identity mode runs the 10 s token
-// preflight and offers to save anyway when it fails.
+// defaults. cloud-hosted and custom follow the spec's probe sequence to find the api mode; identity
+// mode runs the 10 s token preflight and offers to save anyway when it fails. The preflight and the
+// probes share one environment and one identity token source, so the probes carry the token the
+// preflight got (and the key the saved config will read), not a credential of their own.
 import { randomBytes } from 'node:crypto';
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { API_MODES } from '../config/schema.js';
 import { contextLengthFor, PROVIDERS, providerSpec } from '../providers/catalog.js';
-import { probeCloudHosted, type ProbeOutcome } from '../providers/cloud/probe.js';
-import type { TokenResult } from '../providers/identity/types.js';
+import { isProbedProvider, PROBED_PROVIDERS, probeEndpoint, type ProbeOptions, type ProbeOutcome } from '../providers/cloud/probe.js';
+import type { IdentityTokenProvider } from '../providers/identity/types.js';
 import { isProviderId } from '../providers/ids.js';
 import type { ApiMode } from '../providers/wire/types.js';
 import type { Choice, Prompter } from './prompter.js';
@@ -36,15 +38,18 @@ export type SetupDeps = {
   readonly config: Readonly<Config>;
   readonly env: Env;
   readonly prompter: Prompter;
-  readonly probe?: (baseUrl: string, env: Env, authMode: 'api_key' | 'identity_token') => Promise<ProbeOutcome>;
-  readonly preflight: (env: Env) => Promise<TokenResult>;
+  readonly probe?: (baseUrl: string, options: ProbeOptions) => Promise<ProbeOutcome>;
+  /** The identity token source for this environment: the preflight asks it first, then the probes reuse it. */
+  readonly identity: (env: Env) => IdentityTokenProvider;
   /** Providers signed in with `iris auth login`: they need no key. */
   readonly signedIn?: ReadonlySet<string>;
 };
 
 export class SetupError extends Error {}
 
-const NEEDS_ENDPOINT = new Set(['cloud-hosted', 'custom']);
+// The providers configured by endpoint URL are exactly the ones whose wire format is probed.
+const NEEDS_ENDPOINT: ReadonlySet<string> = new Set(PROBED_PROVIDERS);
+export const PROBE_TIMEOUT_MS = 10_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function current(config: Readonly<Config>) {
@@ -153,8 +158,16 @@ export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<
     const tenantId = flags.tenantId ?? (await prompter.text({ message: 'Tenant id (empty: the default tenant)', flag: '--tenant-id', optional: true, initial: deps.env.CLOUD_TENANT_ID ?? '' }));
     if (clientId.trim()) envValues.push({ name: 'CLOUD_CLIENT_ID', value: clientId.trim() });
     if (tenantId.trim()) envValues.push({ name: 'CLOUD_TENANT_ID', value: tenantId.trim() });
-    const env = { ...deps.env, ...Object.fromEntries(envValues.map((e) => [e.name, e.value])) };
-    const token = await deps.preflight(env);
+  }
+  // What requests will see once this is saved: the environment plus the values about to be stored.
+  const env: Env = { ...deps.env, ...Object.fromEntries(envValues.map((e) => [e.name, e.value])) };
+  let identity: IdentityTokenProvider | undefined;
+  if (authMode === 'identity_token') {
+    const source = deps.identity(env);
+    const token = await source.getToken();
+    // A source caches its token, so the probes send this one; after a failure they get the same
+    // failure instead of walking the chain (and its timeout) once more per probe.
+    identity = token.ok ? source : { getToken: async () => token };
     if (token.ok) say(`identity token: ok (from ${token.source})`);
     else {
       const detail = [token.error.message, ...token.error.attempts.map((a) => `  ${a.source}: ${a.message}`)].join('\n');
@@ -167,9 +180,15 @@ export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<
   // Wire format and model.
   let apiMode = asApiMode(flags.apiMode) ?? (flags.provider === undefined || same ? same?.apiMode : undefined);
   let suggested: readonly string[] = spec.models.map((m) => m.id);
-  if (provider === 'cloud-hosted' && !flags.apiMode) {
-    const env = { ...deps.env, ...Object.fromEntries(envValues.map((e) => [e.name, e.value])) };
-    const outcome = await (deps.probe ?? ((url, e, mode) => probeCloudHosted(url, { env: e, authMode: mode, timeoutMs: 10_000 })))(baseUrl, env, authMode);
+  if (isProbedProvider(provider) && !flags.apiMode) {
+    const outcome = await (deps.probe ?? probeEndpoint)(baseUrl, {
+      provider,
+      env,
+      authMode,
+      ...(keyEnv ? { keyEnv } : {}),
+      ...(identity ? { identity } : {}),
+      timeoutMs: PROBE_TIMEOUT_MS,
+    });
     for (const step of outcome.steps) say(`probe ${step.probe}${step.url ? ` ${step.url}` : ''}: ${step.result}`);
     if (outcome.kind === 'manual') {
       say('auto-detection is incomplete: both probes were rejected; continue with manual entry of the api mode and the deployment name');

@@ -64,7 +64,8 @@ export async function setup(options: SetupCliOptions): Promise<number> {
         config,
         env,
         prompter,
-        preflight: (merged: Env) => createIdentityTokenProvider({ env: merged, timeoutMs: IDENTITY_PREFLIGHT_MS }).getToken(),
+        // One source per run: its 10 s walk is the preflight, and its cached token serves the probes.
+        identity: (merged: Env) => createIdentityTokenProvider({ env: merged, timeoutMs: IDENTITY_PREFLIGHT_MS }),
         signedIn: await signedInProviders(paths),
       },
     );

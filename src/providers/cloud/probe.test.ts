@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAnthropicPath, looksLikeMessagesAnswer, probeCloudHosted } from './probe.js';
+import { isAnthropicPath, looksLikeMessagesAnswer, modelsProbeBases, probeEndpoint } from './probe.js';
 
 type Seen = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
 let server: Server | undefined;
@@ -57,17 +57,28 @@ describe('looksLikeMessagesAnswer', () => {
   });
 });
 
-describe('probeCloudHosted', () => {
+describe('modelsProbeBases', () => {
+  it('cloud-hosted retries /models with the older api-versions; custom asks its URL once', () => {
+    expect(modelsProbeBases('cloud-hosted', 'https://r.openai.azure.com/openai')).toEqual([
+      'https://r.openai.azure.com/openai',
+      'https://r.openai.azure.com/openai?api-version=2024-10-21',
+      'https://r.openai.azure.com/openai?api-version=2024-06-01',
+    ]);
+    expect(modelsProbeBases('custom', 'http://localhost:8000/v1')).toEqual(['http://localhost:8000/v1']);
+  });
+});
+
+describe('probeEndpoint', () => {
   it('1: a path ending in /anthropic is the messages route, without a request', async () => {
     const base = await serve((_req, _body, res) => json(res, 500, {}));
-    const outcome = await probeCloudHosted(`${base}/anthropic`, { env });
+    const outcome = await probeEndpoint(`${base}/anthropic`, { env });
     expect(outcome).toMatchObject({ kind: 'anthropic_path', apiMode: 'anthropic_messages' });
     expect(seen).toEqual([]);
   });
 
   it('2: an OpenAI-shaped /models list means chat_completions, with the returned ids', async () => {
     const base = await serve((req, _body, res) => (req.url === '/openai/v1/models' ? json(res, 200, { object: 'list', data: [{ id: 'gpt-4o-prod' }, { id: 'o3-mini' }] }) : json(res, 404, {})));
-    const outcome = await probeCloudHosted(`${base}/openai/v1`, { env });
+    const outcome = await probeEndpoint(`${base}/openai/v1`, { env });
     expect(outcome).toMatchObject({ kind: 'models_list', apiMode: 'chat_completions', models: ['gpt-4o-prod', 'o3-mini'], baseUrl: `${base}/openai/v1` });
     expect(seen.map((s) => [s.method, s.url])).toEqual([['GET', '/openai/v1/models']]);
     expect(seen[0]!.headers['api-key'] ?? seen[0]!.headers.authorization).toMatch(/hosted-key-0123456789/);
@@ -77,7 +88,7 @@ describe('probeCloudHosted', () => {
     const base = await serve((req, _body, res) =>
       req.url === '/openai/models?api-version=2024-10-21' ? json(res, 200, { data: [{ id: 'legacy-deploy' }] }) : json(res, 404, { error: { code: '404', message: 'Resource not found' } }),
     );
-    const outcome = await probeCloudHosted(`${base}/openai`, { env });
+    const outcome = await probeEndpoint(`${base}/openai`, { env });
     expect(outcome).toMatchObject({ kind: 'models_list', models: ['legacy-deploy'], baseUrl: `${base}/openai?api-version=2024-10-21` });
     expect(seen.map((s) => s.url)).toEqual(['/openai/models', '/openai/models?api-version=2024-10-21']);
   });
@@ -88,7 +99,7 @@ describe('probeCloudHosted', () => {
         ? json(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'model: iris-probe' } })
         : json(res, 404, { error: 'no' }),
     );
-    const outcome = await probeCloudHosted(base, { env });
+    const outcome = await probeEndpoint(base, { env });
     expect(outcome.kind).toBe('messages_probe');
     const post = seen.find((s) => s.method === 'POST')!;
     expect(post.headers['x-api-key']).toBe('hosted-key-0123456789');
@@ -102,14 +113,43 @@ describe('probeCloudHosted', () => {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end('<h1>Not Found</h1>');
     });
-    const outcome = await probeCloudHosted(base, { env });
+    const outcome = await probeEndpoint(base, { env });
     expect(outcome.kind).toBe('manual');
     expect(outcome.steps.map((s) => s.probe)).toEqual(['path', 'models', 'models', 'models', 'messages']);
     expect(outcome.steps.at(-1)!.result).toBe('404, not messages-shaped');
   });
 
   it('a dead endpoint ends in manual entry within the timeouts', async () => {
-    const outcome = await probeCloudHosted('http://127.0.0.2:9', { env, timeoutMs: 500 });
+    const outcome = await probeEndpoint('http://127.0.0.2:9', { env, timeoutMs: 500 });
     expect(outcome.kind).toBe('manual');
+  });
+
+  it('keyEnv: the key comes from that variable, not the provider default', async () => {
+    const base = await serve((_req, _body, res) => json(res, 200, { data: [{ id: 'dep' }] }));
+    await probeEndpoint(`${base}/openai/v1`, { env: { ...env, MY_KEY: 'named-key-0123456789' }, keyEnv: 'MY_KEY' });
+    expect(seen.map((s) => [s.url, s.headers['api-key'], s.headers.authorization])).toEqual([['/openai/v1/models', 'named-key-0123456789', undefined]]);
+  });
+
+  it('identity mode: every probe carries the given source\'s token as a bearer token', async () => {
+    const base = await serve((_req, _body, res) => json(res, 404, { error: 'no' }));
+    const identity = { getToken: async () => ({ ok: true as const, token: 'tok-1', expiresOnMs: Date.now() + 3_600_000, source: 'managed_identity' as const }) };
+    const outcome = await probeEndpoint(base, { env: {}, authMode: 'identity_token', identity });
+    expect(outcome.kind).toBe('manual');
+    expect(seen.map((s) => [s.method, s.url, s.headers.authorization, s.headers['api-key']])).toEqual([
+      ['GET', '/models', 'Bearer tok-1', undefined],
+      ['GET', '/models?api-version=2024-10-21', 'Bearer tok-1', undefined],
+      ['GET', '/models?api-version=2024-06-01', 'Bearer tok-1', undefined],
+      ['POST', '/v1/messages', 'Bearer tok-1', undefined],
+    ]);
+  });
+
+  it('custom: one GET /models (bearer key), then the messages probe (x-api-key)', async () => {
+    const base = await serve((_req, _body, res) => json(res, 404, { error: 'no' }));
+    const outcome = await probeEndpoint(`${base}/v1`, { provider: 'custom', env: { LLAMA_KEY: 'llama-key-0123' }, keyEnv: 'LLAMA_KEY' });
+    expect(outcome.kind).toBe('manual');
+    expect(seen.map((s) => [s.method, s.url, s.headers.authorization, s.headers['x-api-key']])).toEqual([
+      ['GET', '/v1/models', 'Bearer llama-key-0123', undefined],
+      ['POST', '/v1/messages', undefined, 'llama-key-0123'],
+    ]);
   });
 });

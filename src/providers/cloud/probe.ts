@@ -1,8 +1,10 @@
-// The setup wizard's probe sequence for a `cloud-hosted` endpoint (the spec, "Setup wizard probe
+// The setup wizard's probe sequence for an endpoint given by URL (the spec, "Setup wizard probe
 // sequence"), in order: a path ending in /anthropic is the messages route; else GET <base>/models
-// (plain, then with older api-version values): an OpenAI-shaped list means chat_completions and
-// prefills the picker; else a messages-shaped probe; else manual entry. Every request is planned by
-// endpoint.ts, so each carries its credential in the header that route uses.
+// (plain, then, for cloud-hosted only, with older api-version values): an OpenAI-shaped list means
+// chat_completions and prefills the picker; else a messages-shaped probe; else manual entry.
+// `custom` endpoints run the same sequence: they too may speak any of the wire formats. Every
+// request is planned by endpoint.ts from the route the config will hold (provider, key_env, auth
+// mode), so each carries the credential the saved config will use, in the header that route uses.
 import { fetch, type Dispatcher } from 'undici';
 import type { Env } from '../../config/home.js';
 import { authHeaders, planEndpoint } from '../endpoint.js';
@@ -17,6 +19,14 @@ import { messagesBasePath, splitBaseUrl } from './hosted-rules.js';
 /** api-version values older resources answer /models with (pre-v1 data-plane versions). */
 export const LEGACY_API_VERSIONS = ['2024-10-21', '2024-06-01'] as const;
 
+/** The providers whose wire format is found by probing: the ones configured by endpoint URL. */
+export const PROBED_PROVIDERS = ['cloud-hosted', 'custom'] as const;
+export type ProbedProvider = (typeof PROBED_PROVIDERS)[number];
+
+export function isProbedProvider(provider: string): provider is ProbedProvider {
+  return (PROBED_PROVIDERS as readonly string[]).includes(provider);
+}
+
 export type ProbeStep = { readonly probe: string; readonly url?: string; readonly result: string };
 
 export type ProbeOutcome =
@@ -27,9 +37,12 @@ export type ProbeOutcome =
   | { readonly kind: 'manual'; readonly steps: readonly ProbeStep[] };
 
 export type ProbeOptions = {
+  /** Default cloud-hosted. */
+  readonly provider?: ProbedProvider;
   readonly env: Env;
   readonly authMode?: 'api_key' | 'identity_token';
   readonly keyEnv?: string;
+  /** Identity mode: the token source the preflight used, so the probes reuse its token. */
   readonly identity?: RefreshableTokenProvider;
   readonly timeoutMs?: number;
   readonly dispatcher?: Dispatcher;
@@ -45,6 +58,14 @@ function withApiVersion(baseUrl: string, version: string): string {
   const url = new URL(baseUrl);
   url.searchParams.set('api-version', version);
   return url.toString();
+}
+
+/**
+ * Step 2, pure: the base URLs whose /models is asked, in order. The api-version retries are a
+ * cloud-hosted resource rule; a custom server gets its URL as given.
+ */
+export function modelsProbeBases(provider: ProbedProvider, baseUrl: string): readonly string[] {
+  return provider === 'cloud-hosted' ? [baseUrl, ...LEGACY_API_VERSIONS.map((v) => withApiVersion(baseUrl, v))] : [baseUrl];
 }
 
 /** An answer only a messages-style API gives: a message, its stream, or its typed error. */
@@ -87,7 +108,8 @@ async function probeMessages(route: ProviderRoute, options: ProbeOptions): Promi
   }
 }
 
-export async function probeCloudHosted(baseUrl: string, options: ProbeOptions): Promise<ProbeOutcome> {
+export async function probeEndpoint(baseUrl: string, options: ProbeOptions): Promise<ProbeOutcome> {
+  const provider = options.provider ?? 'cloud-hosted';
   const steps: ProbeStep[] = [];
   if (isAnthropicPath(baseUrl)) {
     steps.push({ probe: 'path', result: 'the path ends in /anthropic: the messages route' });
@@ -95,7 +117,7 @@ export async function probeCloudHosted(baseUrl: string, options: ProbeOptions): 
   }
   steps.push({ probe: 'path', result: 'no /anthropic path' });
   const route: ProviderRoute = {
-    provider: 'cloud-hosted',
+    provider,
     model: '',
     baseUrl,
     ...(options.authMode ? { authMode: options.authMode } : {}),
@@ -107,7 +129,7 @@ export async function probeCloudHosted(baseUrl: string, options: ProbeOptions): 
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
   };
-  for (const candidate of [baseUrl, ...LEGACY_API_VERSIONS.map((v) => withApiVersion(baseUrl, v))]) {
+  for (const candidate of modelsProbeBases(provider, baseUrl)) {
     const listed = await listModels({ ...route, baseUrl: candidate, apiMode: 'chat_completions' as ApiMode }, listOptions);
     steps.push({ probe: 'models', ...(listed.url ? { url: listed.url } : {}), result: listed.ok ? `${listed.ids.length} models` : listed.message });
     if (listed.ok) return { kind: 'models_list', apiMode: 'chat_completions', models: listed.ids, baseUrl: candidate, steps };
