@@ -1,0 +1,53 @@
+// `iris gateway [run]|start|stop|restart|status`: the declarations only; a command's code loads when it runs.
+import type { Command } from 'commander';
+import type { SetExitCode } from '../command-group.js';
+
+export function registerGateway(program: Command, setExit: SetExitCode): void {
+  const gateway = program
+    .command('gateway')
+    .description('the gateway that turns signed webhooks into agent runs: run it here, or start/stop it in the background')
+    .action(async () => {
+      const { gatewayRun } = await import('../commands/gateway.js');
+      setExit(await gatewayRun());
+    })
+    .exitOverride();
+  gateway
+    .command('run')
+    .description('run the gateway in the foreground until Ctrl-C or SIGTERM (same as plain iris gateway)')
+    .action(async () => {
+      const { gatewayRun } = await import('../commands/gateway.js');
+      setExit(await gatewayRun());
+    });
+  gateway
+    .command('start')
+    .description('start the gateway in the background (pid in $IRIS_HOME/gateway.pid, output in logs/gateway.console.log)')
+    .option('--json', 'print the result as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { gatewayStart } = await import('../commands/gateway.js');
+      setExit(await gatewayStart(options));
+    });
+  gateway
+    .command('stop')
+    .description('stop the background gateway (runs in flight stop at a safe point; the inbox keeps the rest)')
+    .action(async () => {
+      const { gatewayStop } = await import('../commands/gateway.js');
+      setExit(await gatewayStop());
+    });
+  gateway
+    .command('restart')
+    .description('stop and start the background gateway, so it reads config.yaml again')
+    .option('--json', 'print the result as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { gatewayRestart } = await import('../commands/gateway.js');
+      setExit(await gatewayRestart(options));
+    });
+  gateway
+    .command('status')
+    .description('is the gateway running and answering? (exit code 0 when running, 1 when not)')
+    .option('--json', 'print as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { gatewayStatusCommand } = await import('../commands/gateway.js');
+      setExit(await gatewayStatusCommand(options));
+    });
+
+}
