@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import type { SetExitCode } from './command-group.js';
 import { debugEnabled, printError } from './console.js';
 import { CliFailure, EXIT, exitCodeFor } from './exit-codes.js';
+import { routeUsageErrors } from './usage-error.js';
 import { registerVersion } from './groups/version.js';
 import { registerConfig } from './groups/config.js';
 import { registerStatus } from './groups/status.js';
@@ -47,13 +48,10 @@ function buildProgram(): Command {
     .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      outputError: (text, write) => write(`iris: ${text.trim().split('\n')[0]} (see iris --help)\n`),
-    });
+    .exitOverride();
 
   for (const register of GROUPS) register(program, (code) => (commandExitCode = code));
+  routeUsageErrors(program);
   return program;
 }
 

@@ -35,9 +35,14 @@ describe('iris CLI frame', () => {
 
   it.each([
     [['frobnicate'], "iris: error: unknown command 'frobnicate' (see iris --help)\n"],
-    [['config', 'show', '--bogus'], "iris: error: unknown option '--bogus' (see iris --help)\n"],
-    [['config', 'get'], "iris: error: missing required argument 'key' (see iris --help)\n"],
-    [['config', 'set', 'a', 'b', 'c'], 'iris: error: too many arguments for \'set\'. Expected 2 arguments but got 3. (see iris --help)\n'],
+    [['config', 'show', '--bogus'], "iris: error: unknown option '--bogus' (see iris config show --help)\n"],
+    [['config', 'get'], "iris: error: missing required argument 'key' (see iris config get --help)\n"],
+    [['config', 'set', 'a', 'b', 'c'], 'iris: error: too many arguments for \'set\'. Expected 2 arguments but got 3. (see iris config set --help)\n'],
+    [['stauts'], "iris: error: unknown command 'stauts' (Did you mean status?) (see iris --help)\n"],
+    [['docter'], "iris: error: unknown command 'docter' (Did you mean doctor?) (see iris --help)\n"],
+    [['config', 'sho'], "iris: error: unknown command 'sho' (Did you mean show?) (see iris config --help)\n"],
+    [['config', 'show', '--jsn'], "iris: error: unknown option '--jsn' (Did you mean --json?) (see iris config show --help)\n"],
+    [['sessions', 'lst'], "iris: error: unknown command 'lst' (Did you mean list?) (see iris sessions --help)\n"],
   ])('rejects %j with one line on stderr and exit code 2', async (args, stderr) => {
     expect(await runIris(args, { home })).toEqual({ code: 2, stdout: '', stderr });
   });
