@@ -1,7 +1,9 @@
 // `/model <name-or-alias> [--provider <p>] [--global]`: parsing and deciding, without I/O.
 import { resolveModelRef } from '../config/model-ref.js';
 import type { Config } from '../config/schema.js';
+import { providerSpec } from '../providers/catalog.js';
 import { isProviderId } from '../providers/ids.js';
+import { BUILTIN_SHORT_NAMES } from '../providers/short-names.js';
 
 export type ModelCommand = { readonly name: string; readonly provider?: string; readonly global: boolean };
 
@@ -41,4 +43,24 @@ export function resolveModelTarget(
   if (!isProviderId(provider)) return { ok: false, message: `unknown provider "${provider}"` };
   if (!ref.model.trim()) return { ok: false, message: MODEL_USAGE };
   return { ok: true, provider, model: ref.model, ...(ref.base_url ? { baseUrl: ref.base_url } : {}) };
+}
+
+/** What `/model` alone answers: the session's model, then what it can switch to. */
+export function modelChoicesText(
+  current: { readonly provider: string; readonly model: string },
+  config: Pick<Readonly<Config>, 'model' | 'model_aliases'>,
+): string {
+  const curated = providerSpec(current.provider)?.models.map((m) => m.id) ?? [];
+  const userAliases: Record<string, string> = {};
+  if (config.model !== '') for (const [name, ref] of Object.entries(config.model.aliases ?? {})) userAliases[name] = ref;
+  for (const [name, entry] of Object.entries(config.model_aliases)) userAliases[name] = `${entry.provider}/${entry.model}`;
+  const builtin = Object.entries(BUILTIN_SHORT_NAMES)
+    .filter(([name]) => !(name in userAliases))
+    .map(([name, ref]) => `${name} → ${ref.provider}/${ref.model}`);
+  const lines = [`this session: ${current.provider} · ${current.model}`];
+  if (curated.length > 0) lines.push(`${current.provider} models: ${curated.join(', ')}`);
+  const aliases = [...Object.entries(userAliases).map(([name, ref]) => `${name} → ${ref}`), ...builtin];
+  lines.push(`aliases: ${aliases.join(', ')}`);
+  lines.push(`switch with ${MODEL_USAGE.replace('usage: ', '')} (any model id works, not only these)`);
+  return lines.join('\n');
 }

@@ -91,6 +91,20 @@ describe('iris chat (REPL on piped input)', () => {
     expect(parse(config).model).toEqual({ provider: 'openai', default: 'gpt-5-mini' });
   });
 
+  it('/model alone shows the session model and the choices; the title note has its own line; leaving prints how to resume', async () => {
+    await configure("model_aliases:\n  fast: { provider: openai, model: gpt-5-mini }\n");
+    fake.script('main-m', { kind: 'text', deltas: ['Hi ', 'there.'] }, { kind: 'text', deltas: ['Greeting'] });
+    const result = await runIrisWithInput(['chat'], 'hello\n/model\n', { home, env: env() });
+    expect(result.code).toBe(0);
+    const id = /^iris chat — session (s_\w+) /.exec(result.stdout)?.[1];
+    expect(result.stdout).toContain('Hi there.\n  · title: Greeting\n');
+    expect(result.stdout).toContain(
+      'this session: openai · main-m\nopenai models: gpt-5.1, gpt-5.1-codex, gpt-5, gpt-5-mini, gpt-4.1, gpt-4o, o3, o4-mini\naliases: fast → openai/gpt-5-mini, opus → anthropic/claude-opus-4-7, sonnet → anthropic/claude-sonnet-4-6, haiku → anthropic/claude-haiku-4-5, gpt5 → openai/gpt-5.1, gpt5-mini → openai/gpt-5-mini, codex → openai/gpt-5.1-codex\nswitch with /model <name-or-alias> [--provider <provider>] [--global] (any model id works, not only these)\n',
+    );
+    expect(result.stdout.endsWith(`resume: iris chat --session ${id}\n`)).toBe(true);
+    expect(models()).toEqual(['main-m', 'main-m']);
+  });
+
   it('answers /help and rejects an unknown model provider, keeping the session model', async () => {
     await configure();
     const result = await runIrisWithInput(['chat'], '/help\n/model x --provider acme\n/nope\n', { home, env: env() });

@@ -5,7 +5,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';
 import { NoMainModelError, type Agent, type AgentSession, type TurnEvents, type TurnResult } from '../../agent/agent.js';
-import { parseModelCommand, resolveModelTarget } from '../../agent/model-command.js';
+import { modelChoicesText, parseModelCommand, resolveModelTarget } from '../../agent/model-command.js';
 import { createAgentRuntime, ToolsetError } from '../../agent/runtime.js';
 import { configuredMain } from '../../agent/session-routes.js';
 import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
@@ -123,6 +123,10 @@ export async function chat(options: ChatOptions): Promise<number> {
         process.stdout.write(`${outcome.text}\n`);
         continue;
       }
+      if (text === '/model') {
+        process.stdout.write(`${modelChoicesText(session.record, loaded.config)}\n`);
+        continue;
+      }
       if (text.startsWith('/model')) {
         process.stdout.write(`${await switchModel(agent, session, text, paths)}\n`);
         continue;
@@ -133,6 +137,7 @@ export async function chat(options: ChatOptions): Promise<number> {
       }
       await interactiveTurn(agent, session, text, rl);
     }
+    process.stdout.write(`resume: iris chat --session ${session.record.id}\n`);
     return 0;
   } catch (err) {
     if (err instanceof NoMainModelError) throw new CliFailure('invalid_value', err.message);
@@ -226,9 +231,21 @@ async function interactiveTurn(agent: Agent, session: AgentSession, text: string
   rl.on('SIGINT', onSigint);
   process.once('SIGINT', onSigint);
   try {
-    const events = { ...progress((t) => process.stdout.write(t)), onText: (delta: string) => process.stdout.write(delta) };
+    // Notes and tool lines start on a line of their own, even right after streamed text.
+    let midLine = false;
+    const line = (t: string) => {
+      process.stdout.write(midLine ? `\n${t}` : t);
+      midLine = false;
+    };
+    const events = {
+      ...progress(line),
+      onText: (delta: string) => {
+        process.stdout.write(delta);
+        if (delta) midLine = !delta.endsWith('\n');
+      },
+    };
     const result = await agent.runTurn(session, text, events, controller.signal);
-    process.stdout.write('\n');
+    if (midLine) process.stdout.write('\n');
     if (result.stopReason === 'error') process.stdout.write(`error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
     if (result.stopReason === 'cancelled') process.stdout.write('(stopped; the session is kept)\n');
     if (result.stopReason === 'max_iterations') process.stdout.write(`${result.text.split('\n').at(-1)}\n`);
