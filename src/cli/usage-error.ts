@@ -19,11 +19,17 @@ function pathOf(command: Command): string {
   return names.join(' ');
 }
 
-/** Every command of the tree writes its usage errors through formatUsageError, naming itself. */
+/**
+ * Every command of the tree writes its usage errors through formatUsageError, naming itself, and
+ * keeps options positional.
+ */
 export function routeUsageErrors(root: Command): void {
   const visit = (command: Command) => {
     const path = pathOf(command);
     command.showSuggestionAfterError(true).configureOutput({ outputError: (text, write) => write(formatUsageError(text, path)) });
+    // An option after a subcommand belongs to it: `iris auth add … --json` is add's --json, not
+    // the --json of `iris auth` (which lists the providers).
+    command.enablePositionalOptions();
     command.commands.forEach(visit);
   };
   visit(root);

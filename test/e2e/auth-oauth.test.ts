@@ -96,7 +96,7 @@ describe('iris auth add', () => {
     [['openrouter', '--client-id', 'x'], 'iris: error: openrouter has no known authorization server: pass --issuer <url>\n'],
     [['openrouter', '--client-id', 'x', '--issuer', 'ftp://a'], 'iris: error: --issuer must be an http(s) URL, not "ftp://a"\n'],
     [['openrouter', '--client-id', ' ', '--issuer', 'http://a'], 'iris: error: --client-id needs the client id registered with the provider\n'],
-    [['openrouter'], "iris: error: required option '--client-id <id>' not specified (see iris --help)\n"],
+    [['openrouter'], "iris: error: required option '--client-id <id>' not specified (see iris auth add --help)\n"],
   ])('refuses %j with exit 2 and writes nothing', async (args, stderr) => {
     expect(await iris(['auth', 'add', ...args])).toEqual({ code: 2, stdout: '', stderr });
     await expect(stat(authPath())).rejects.toMatchObject({ code: 'ENOENT' });

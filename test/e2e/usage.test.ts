@@ -147,7 +147,7 @@ describe('iris usage', () => {
   it.each([
     [['--since', '7x'], 'iris: error: --since "7x" is not valid (use a span such as 30m, 24h, 7d or 2w, or a date such as 2026-11-01)\n'],
     [['--since', '2999-01-01'], 'iris: error: --since "2999-01-01" is in the future\n'],
-    [['--by', 'day'], "iris: error: option '--by <group>' argument 'day' is invalid. Allowed choices are model, task. (see iris --help)\n"],
+    [['--by', 'day'], "iris: error: option '--by <group>' argument 'day' is invalid. Allowed choices are model, task. (see iris usage --help)\n"],
   ])('rejects %j with exit 2 and one line', async (args, stderr) => {
     expect(await iris(['usage', ...args])).toEqual({ code: 2, stdout: '', stderr });
     await expect(stat(statePath)).rejects.toMatchObject({ code: 'ENOENT' });

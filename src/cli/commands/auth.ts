@@ -53,7 +53,7 @@ function httpUrl(text: string, flag: string): string {
 
 export type AuthAddOptions = { clientId: string; issuer?: string; scope?: string };
 
-export async function authAdd(provider: string, options: AuthAddOptions): Promise<void> {
+export async function authAdd(provider: string, options: AuthAddOptions & { json?: boolean }): Promise<void> {
   checkedProvider(provider);
   const clientId = options.clientId.trim();
   if (!clientId) throw new CliFailure('usage', '--client-id needs the client id registered with the provider');
@@ -74,6 +74,7 @@ export async function authAdd(provider: string, options: AuthAddOptions): Promis
       return { ok: true, store: withEntry(store, provider, entry), value: Boolean(same) };
     }),
   ).value;
+  if (options.json) return printJson({ provider, client_id: clientId, issuer: issuer ?? null, scope: scope || null, file: path, sign_in_kept: kept });
   printData(
     `Stored the client id for ${provider} in ${path}${kept ? ' (the stored sign-in is kept)' : ''}\n` +
       `Next: iris auth login ${provider}`,
@@ -153,7 +154,7 @@ export async function authLogin(provider: string): Promise<number> {
   return EXIT.ok;
 }
 
-export async function authLogout(provider: string): Promise<void> {
+export async function authLogout(provider: string, options: { json?: boolean } = {}): Promise<void> {
   const paths = await openHome();
   const path = authStorePath(paths);
   const had = unwrap(
@@ -165,10 +166,11 @@ export async function authLogout(provider: string): Promise<void> {
       return { ok: true, store: withEntry(store, provider, kept), value: true };
     }),
   ).value;
+  if (options.json) return printJson({ provider, signed_out: had, file: path });
   printData(had ? `Signed out of ${provider}: the tokens are removed from ${path} (the client id is kept)` : `${provider} has no stored sign-in; nothing to remove`);
 }
 
-export async function authRemove(provider: string): Promise<void> {
+export async function authRemove(provider: string, options: { json?: boolean } = {}): Promise<void> {
   const paths = await openHome();
   const path = authStorePath(paths);
   const had = unwrap(
@@ -177,5 +179,6 @@ export async function authRemove(provider: string): Promise<void> {
     ),
   ).value;
   if (!had) throw new CliFailure('not_found', `${provider} has no entry in ${path}`);
+  if (options.json) return printJson({ provider, removed: true, file: path });
   printData(`Removed ${provider} from ${path} (its client id and any tokens)`);
 }

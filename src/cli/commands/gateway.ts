@@ -107,26 +107,33 @@ export async function gatewayStart(options: { json?: boolean } = {}): Promise<nu
   return exited === EXIT.usage ? EXIT.usage : EXIT.failure;
 }
 
-export async function gatewayStop(options: { quiet?: boolean } = {}): Promise<number> {
+export async function gatewayStop(options: { quiet?: boolean; json?: boolean } = {}): Promise<number> {
   const paths = await openHome();
   const status = await readGatewayStatus(paths);
+  const report = (json: Record<string, unknown>, text: string) => {
+    if (options.quiet) return;
+    if (options.json) printJson(json);
+    else printData(text);
+  };
   if (status.state === 'not_running' || status.state === 'bad_pid_file') {
-    if (!options.quiet) printData('the gateway is not running');
+    report({ state: 'not_running' }, 'the gateway is not running');
     return EXIT.ok;
   }
   if (status.state === 'stale_pid_file') {
-    if (!options.quiet) printData(`the gateway is not running (removed a stale pid file for pid ${status.pid})`);
     const { rm } = await import('node:fs/promises');
     await rm(status.pid_file, { force: true });
+    report({ state: 'not_running', removed_stale_pid_file: status.pid_file, pid: status.pid }, `the gateway is not running (removed a stale pid file for pid ${status.pid})`);
     return EXIT.ok;
   }
   process.kill(status.pid, 'SIGTERM');
   const deadline = Date.now() + STOP_GRACE_MS + 5_000;
   while (Date.now() < deadline && processIsAlive(status.pid)) await sleep(100);
-  if (processIsAlive(status.pid)) {
+  const killed = processIsAlive(status.pid);
+  if (killed) {
     process.kill(status.pid, 'SIGKILL');
     printWarning(`the gateway (pid ${status.pid}) did not stop in time and was killed; its runs go back to the inbox at the next start`);
-  } else if (!options.quiet) printData(`gateway stopped (pid ${status.pid})`);
+  }
+  report({ state: 'stopped', pid: status.pid, killed }, `gateway stopped (pid ${status.pid})`);
   return EXIT.ok;
 }
 

@@ -120,7 +120,7 @@ export async function webhookList(options: { json?: boolean }): Promise<void> {
   );
 }
 
-export async function webhookRemove(name: string): Promise<void> {
+export async function webhookRemove(name: string, options: { json?: boolean } = {}): Promise<void> {
   const paths = await openHome();
   const { config } = await openConfig(paths);
   const result = await updateSubscriptions<object>(paths, (entries): Result<object> => {
@@ -133,7 +133,8 @@ export async function webhookRemove(name: string): Promise<void> {
     return { ok: true };
   });
   if (!result.ok) throw new CliFailure(result.error.code === 'invalid_key' ? 'not_found' : result.error.code, result.error.message);
-  printData(`removed ${name}`);
+  if (options.json) printJson({ removed: name });
+  else printData(`removed ${name}`);
 }
 
 export async function webhookTest(name: string, options: { payload?: string; event?: string; json?: boolean }): Promise<number> {

@@ -19,7 +19,8 @@ export function registerAuth(program: Command, setExit: SetExitCode): void {
     .requiredOption('--client-id <id>', 'the client id registered with the provider')
     .option('--issuer <url>', 'the authorization server (default: the provider\'s, where the catalog knows it)')
     .option('--scope <scope>', 'the scope to ask for (default: the provider\'s)')
-    .action(async (provider: string, options: { clientId: string; issuer?: string; scope?: string }) => {
+    .option('--json', 'print the result as JSON')
+    .action(async (provider: string, options: { clientId: string; issuer?: string; scope?: string; json?: boolean }) => {
       const { authAdd } = await import('../commands/auth.js');
       await authAdd(provider, options);
     });
@@ -35,17 +36,19 @@ export function registerAuth(program: Command, setExit: SetExitCode): void {
     .command('logout')
     .description('remove the stored tokens of a provider (the client id is kept)')
     .argument('<provider>', 'the provider')
-    .action(async (provider: string) => {
+    .option('--json', 'print the result as JSON')
+    .action(async (provider: string, options: { json?: boolean }) => {
       const { authLogout } = await import('../commands/auth.js');
-      await authLogout(provider);
+      await authLogout(provider, options);
     });
   auth
     .command('remove')
     .description('remove a provider\'s entry (client id and tokens) from auth.json')
     .argument('<provider>', 'the provider')
-    .action(async (provider: string) => {
+    .option('--json', 'print the result as JSON')
+    .action(async (provider: string, options: { json?: boolean }) => {
       const { authRemove } = await import('../commands/auth.js');
-      await authRemove(provider);
+      await authRemove(provider, options);
     });
 
 }

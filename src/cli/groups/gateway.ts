@@ -29,9 +29,10 @@ export function registerGateway(program: Command, setExit: SetExitCode): void {
   gateway
     .command('stop')
     .description('stop the background gateway (runs in flight stop at a safe point; the inbox keeps the rest)')
-    .action(async () => {
+    .option('--json', 'print the result as JSON')
+    .action(async (options: { json?: boolean }) => {
       const { gatewayStop } = await import('../commands/gateway.js');
-      setExit(await gatewayStop());
+      setExit(await gatewayStop(options));
     });
   gateway
     .command('restart')

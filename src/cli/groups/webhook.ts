@@ -34,9 +34,10 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     .command('remove')
     .description('remove a dynamic subscription')
     .argument('<name>', 'the subscription')
-    .action(async (name: string) => {
+    .option('--json', 'print the result as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       const { webhookRemove } = await import('../commands/webhook.js');
-      await webhookRemove(name);
+      await webhookRemove(name, options);
     });
   webhook
     .command('test')
