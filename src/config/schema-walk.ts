@@ -177,3 +177,10 @@ export function findUnknownKeys(
     k in shape ? findUnknownKeys(shape[k] as AnySchema, record[k], [...path, k]) : [[...path, k]],
   );
 }
+
+/** The keys the schema names at `path` (an object's fields), for "did you mean" on unknown keys. */
+export function knownKeysAt(root: AnySchema, path: ReadonlyArray<string | number>): string[] {
+  const at = schemaAt(root, path);
+  const obj = at ? objectOption(at) : undefined;
+  return obj ? Object.keys(defOf(obj).shape ?? {}) : [];
+}

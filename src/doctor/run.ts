@@ -12,6 +12,7 @@ import { SCHEMA_VERSION } from '../store/migrations.js';
 import { resolveRoutes } from '../webhook/routes.js';
 import { loadSubscriptions } from '../webhook/subscriptions.js';
 import { checkConfig, checkEnvFile, checkMainModel } from './checks/config.js';
+import { checkAuxSlots, resolveAuxSlots } from './checks/slots.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
 import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
@@ -73,6 +74,7 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
   ]);
   return [
     checkMainModel(config),
+    ...checkAuxSlots(resolveAuxSlots(config, env, oauth)),
     ...uses.flatMap((use, i) => providerChecks(use, env, probes?.[i])),
     ...(gh ? [checkGh(gh, ghRoutes)] : []),
     ...(webhook ? [webhook] : []),

@@ -144,10 +144,10 @@ describe('iris config set and get', () => {
   it('coerces booleans and numbers, and creates nested maps', async () => {
     await iris(['config', 'set', 'platforms.webhook.enabled', 'yes']);
     await iris(['config', 'set', 'platforms.webhook.extra.port', '9000']);
-    await iris(['config', 'set', 'experimental.ratio', '0.25']);
-    await iris(['config', 'set', 'experimental.flag', 'OFF']);
-    await iris(['config', 'set', 'experimental.label', 'hello world']);
-    await iris(['config', 'set', 'experimental.forced', '42', '--string']);
+    await iris(['config', 'set', 'experimental.ratio', '0.25', '--force']);
+    await iris(['config', 'set', 'experimental.flag', 'OFF', '--force']);
+    await iris(['config', 'set', 'experimental.label', 'hello world', '--force']);
+    await iris(['config', 'set', 'experimental.forced', '42', '--string', '--force']);
     expect(parse(await configText())).toEqual({
       model: '',
       platforms: { webhook: { enabled: true, extra: { port: 9000 } } },
@@ -160,8 +160,21 @@ describe('iris config set and get', () => {
     expect(parse(await configText()).model).toEqual({ default: '4' });
   });
 
-  it('warns about a key this version does not know, and keeps it', async () => {
-    const result = await iris(['config', 'set', 'future.knob', '3']);
+  it('refuses a key this version does not know (exit 2, with the nearest known key), and writes it with --force', async () => {
+    const typo = await iris(['config', 'set', 'model.provder', 'openai']);
+    expect(typo).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "iris: error: unknown config key model.provder; did you mean model.provider? (pass --force to write it anyway, e.g. for an extension's key)\n",
+    });
+    await expect(readFile(join(home, 'config.yaml'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    const provider = await iris(['config', 'set', 'auxiliary.vision.provider', 'nope']);
+    expect(provider).toMatchObject({
+      code: 2,
+      stderr: 'iris: error: unknown provider "nope" for auxiliary.vision.provider (providers: auto, openrouter, openai, anthropic, cloud-hosted, custom; pass --force to write it anyway)\n',
+    });
+    expect((await iris(['config', 'set', 'future.knob', '3'])).code).toBe(2);
+    const result = await iris(['config', 'set', 'future.knob', '3', '--force']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
       `iris: warning: ${home}/config.yaml: unknown key future (kept as written, not used by this version)\n`,
@@ -267,7 +280,7 @@ describe('concurrent writers', () => {
   it('two processes writing 15 keys each lose nothing', async () => {
     const writer = async (name: string) => {
       for (let i = 0; i < 15; i++) {
-        const result = await iris(['config', 'set', `${name}.k${i}`, String(i)]);
+        const result = await iris(['config', 'set', `${name}.k${i}`, String(i), '--force']);
         expect(result.code).toBe(0);
       }
     };

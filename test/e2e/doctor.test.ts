@@ -79,10 +79,11 @@ describe('iris doctor', () => {
         '✓ permissions: owner-only: config.yaml, .env',
         `✓ config: ${home}/config.yaml is valid`,
         '✓ main model: openrouter · google/gemini-2.5-pro',
+        '✓ auxiliary slots: all 11 follow the main model (auto)',
         '✓ openrouter credential: api key in OPENROUTER_API_KEY (from .env); used by main',
         `✓ openrouter probe: 3 models listed at ${upstream.url}/v1/models`,
         '✓ store: no state.db yet (created on first use)',
-        'healthy: 7 ok, 0 warnings, 0 failed',
+        'healthy: 8 ok, 0 warnings, 0 failed',
         '',
       ].join('\n'),
       stderr: '',
@@ -98,8 +99,8 @@ describe('iris doctor', () => {
     const report = JSON.parse(result.stdout);
     expect(Object.keys(report)).toEqual(['healthy', 'checks']);
     expect(report.healthy).toBe(true);
-    expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['home', 'permissions', 'config', 'main_model', 'credential:openrouter', 'probe:openrouter', 'store']);
-    expect(report.checks[4]).toEqual({
+    expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['home', 'permissions', 'config', 'main_model', 'slots', 'credential:openrouter', 'probe:openrouter', 'store']);
+    expect(report.checks[5]).toEqual({
       id: 'credential:openrouter',
       name: 'openrouter credential',
       status: 'ok',
@@ -119,14 +120,39 @@ describe('iris doctor', () => {
         '✓ permissions: owner-only: config.yaml, .env',
         `✓ config: ${home}/config.yaml is valid`,
         '✓ main model: openrouter · google/gemini-2.5-pro',
+        '✓ auxiliary slots: all 11 follow the main model (auto)',
         '✓ openrouter credential: api key in OPENROUTER_API_KEY (from .env); used by main',
         '✓ store: no state.db yet (created on first use)',
-        'healthy: 6 ok, 0 warnings, 0 failed (--offline: live probes skipped)',
+        'healthy: 7 ok, 0 warnings, 0 failed (--offline: live probes skipped)',
         '',
       ].join('\n'),
       stderr: '',
     });
     expect(upstream.requests).toEqual([]);
+  });
+
+  it('checks every auxiliary slot: a pinned slot with no model, or an unknown provider, fails and names the slot', async () => {
+    await writeConfig(
+      `${openrouterConfig(upstream.url)}auxiliary:\n  vision: { provider: custom, model: '' }\n  mcp: { provider: nope, model: m }\n  compression: { provider: openrouter, model: google/gemini-2.5-flash }\n`,
+    );
+    await writeEnvFile(`OPENROUTER_API_KEY=${KEY}\n`);
+    const result = await doctor(['--offline']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "✗ auxiliary.vision: auxiliary.vision names custom but no model, and custom has no default model; set auxiliary.vision.model\n  fix: iris model aux set vision <provider> <model> (or auto '' to follow the main model)\n",
+    );
+    expect(result.stdout).toContain(
+      '✗ nope credential: unknown provider "nope" (used by auxiliary.mcp)\n  fix: use one of openrouter, openai, anthropic, cloud-hosted, custom: iris model aux set mcp <provider> <model>\n',
+    );
+    expect(result.stdout.split('\n').slice(-2)).toEqual(['not healthy: 6 ok, 0 warnings, 2 failed (--offline: live probes skipped)', '']);
+  });
+
+  it('names the pinned slots in one line when every slot can run', async () => {
+    await writeConfig(`${openrouterConfig(upstream.url)}auxiliary:\n  compression: { provider: openrouter, model: google/gemini-2.5-flash }\n`);
+    await writeEnvFile(`OPENROUTER_API_KEY=${KEY}\n`);
+    const result = await doctor(['--offline']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('✓ auxiliary slots: 10 on auto; compression → openrouter · google/gemini-2.5-flash\n');
   });
 
   it('a missing key fails with the variable to set, and nothing is probed', async () => {
@@ -136,7 +162,7 @@ describe('iris doctor', () => {
     expect(result.stdout).toContain(
       '✗ openrouter credential: no api key: OPENROUTER_API_KEY is not set (used by main)\n  fix: iris config set OPENROUTER_API_KEY <key>\n',
     );
-    expect(result.stdout.split('\n').slice(-2)).toEqual(['not healthy: 5 ok, 0 warnings, 1 failed', '']);
+    expect(result.stdout.split('\n').slice(-2)).toEqual(['not healthy: 6 ok, 0 warnings, 1 failed', '']);
     expect(upstream.requests).toEqual([]);
   });
 
@@ -202,8 +228,9 @@ describe('iris doctor', () => {
         `✓ config: no ${missing}/config.yaml yet: every setting is at its default`,
         "✗ main model: not configured (model: '')",
         '  fix: iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5',
+        '✓ auxiliary slots: all 11 follow the main model (auto)',
         '✓ store: no state.db yet (created on first use)',
-        'not healthy: 2 ok, 1 warning, 1 failed',
+        'not healthy: 3 ok, 1 warning, 1 failed',
         '',
       ].join('\n'),
       stderr: '',
@@ -271,7 +298,7 @@ describe('iris doctor: the webhook platform', () => {
         `! webhook: the gateway is not running, and 127.0.0.1:${port} is taken by another program\n` +
           `  fix: iris config set platforms.webhook.extra.port <a free port>, or stop the program on port ${port}\n`,
       );
-      expect(result.stdout).toContain('healthy: 6 ok, 1 warning, 0 failed (--offline: live probes skipped)\n');
+      expect(result.stdout).toContain('healthy: 7 ok, 1 warning, 0 failed (--offline: live probes skipped)\n');
     } finally {
       await new Promise<void>((resolve) => squatter.close(() => resolve()));
     }
@@ -299,8 +326,9 @@ describe('iris doctor: identity mode', () => {
     await writeConfig(hosted(upstream.url));
     const result = await doctor([], identityEnv(tokens.httpUrl));
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n').slice(3, 9)).toEqual([
+    expect(result.stdout.split('\n').slice(3, 10)).toEqual([
       '✓ main model: cloud-hosted · gpt-4o',
+      '✓ auxiliary slots: all 11 follow the main model (auto)',
       `✓ cloud-hosted credential: identity token (model.auth_mode: identity_token), scope ${SCOPE}; used by main`,
       '✓ identity variables: IDENTITY_ENDPOINT, IDENTITY_HEADER are set',
       `✓ identity token: managed_identity returned a token for ${SCOPE}`,

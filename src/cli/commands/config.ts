@@ -2,6 +2,7 @@
 import { stringify } from 'yaml';
 import { setEnvValue } from '../../config/env-file.js';
 import { isEnvVarKey, looksLikeCollection, parseDottedKey, scalarForPath } from '../../config/scalar.js';
+import { checkSetTarget } from '../../config/set-checks.js';
 import { isSecretKeyName, maskSecret, maskSecrets } from '../../config/secrets-policy.js';
 import { updateConfig } from '../../config/store.js';
 import { formatProblem, normalizeKeyPath, validateConfig } from '../../config/validate.js';
@@ -67,7 +68,7 @@ export async function configGet(key: string, options: JsonOption): Promise<void>
   else printData(String(shown));
 }
 
-type SetOptions = JsonOption & { string?: boolean };
+type SetOptions = JsonOption & { string?: boolean; force?: boolean };
 
 async function setSecret(key: string, value: string, options: SetOptions): Promise<void> {
   const paths = await openHome();
@@ -102,6 +103,10 @@ export async function configSet(key: string, raw: string, options: SetOptions): 
   const schemaPath = normalizeKeyPath(path);
   const schemaKey = schemaPath.join('.');
   const value: Scalar = options.string ? raw : scalarForPath(schemaPath, raw);
+  if (!options.force) {
+    const checked = checkSetTarget(schemaPath, value);
+    if (!checked.ok) throw new CliFailure(checked.code, checked.message);
+  }
   const paths = await openHome();
   const before = await openConfig(paths);
   const known = before.problems.map(formatProblem);

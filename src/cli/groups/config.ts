@@ -29,8 +29,9 @@ export function registerConfig(program: Command): void {
     .argument('<key>', 'dotted key such as model.provider, or a name such as OPENROUTER_API_KEY')
     .argument('<value>', 'true/false/yes/no/on/off become booleans, numbers become numbers')
     .addOption(new Option('--string', 'store the value as a string, without coercion'))
+    .option('--force', 'write a key this version does not know, or a provider it does not know (extension keys)')
     .option('--json', 'print the result as JSON')
-    .action(async (key: string, value: string, options: { json?: boolean; string?: boolean }) => {
+    .action(async (key: string, value: string, options: { json?: boolean; string?: boolean; force?: boolean }) => {
       const { configSet } = await import('../commands/config.js');
       await configSet(key, value, options);
     });

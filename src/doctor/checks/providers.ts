@@ -15,7 +15,9 @@ export function checkCredential(use: ProviderUse): CheckResult {
   const id = `credential:${use.id}`;
   const name = `${use.id} credential`;
   if (!use.name) {
-    return fail(id, name, `unknown provider "${use.provider}" (${usedBy(use)})`, `use one of ${PROVIDER_IDS.join(', ')}: iris model set <provider> <model>`);
+    const slot = /^auxiliary\.([a-z_]+)$/.exec(use.usedBy[0] ?? '')?.[1];
+    const command = slot ? `iris model aux set ${slot} <provider> <model>` : 'iris model set <provider> <model>';
+    return fail(id, name, `unknown provider "${use.provider}" (${usedBy(use)})`, `use one of ${PROVIDER_IDS.join(', ')}: ${command}`);
   }
   const { credential } = use;
   switch (credential.kind) {
