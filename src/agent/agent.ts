@@ -53,6 +53,8 @@ export type AgentSession = {
 };
 
 export type TurnEvents = {
+  /** A call to the main model is about to be made (the UI may show that it waits). */
+  onModelCall?(): void;
   onText?(delta: string): void;
   onToolStart?(call: ToolCall): void;
   onToolEnd?(call: ToolCall, result: ToolResult): void;
@@ -239,6 +241,7 @@ export function createAgent(deps: AgentDeps) {
       const calls: ToolCall[] = [];
       let usage: Usage | undefined;
       let error: ModelError | undefined;
+      events.onModelCall?.();
       const stream = streamTask('main', { system, messages: session.messages, tools: definitions, ...(signal ? { signal } : {}) }, session.snapshot, deps.routing);
       let step = await stream.next();
       while (!step.done) {

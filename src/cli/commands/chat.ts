@@ -18,6 +18,7 @@ import { printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 import { oneShotJson } from './chat-json.js';
+import { withWaiting } from './chat-waiting.js';
 import { parseSessionCommand, runSessionCommand } from './chat-session-commands.js';
 
 export type ChatOptions = { q?: string; json?: boolean; model?: string; provider?: string; session?: string; continueLast?: boolean };
@@ -214,7 +215,14 @@ async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string, 
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const result = await agent.runTurn(session, prompt, progress((t) => process.stderr.write(t)), controller.signal);
+    // The spinner goes to stderr, and only when stderr is a terminal: stdout stays the answer alone.
+    const waiting = withWaiting(progress((t) => process.stderr.write(t)), process.stderr, () => `${session.record.provider} · ${session.record.model}`);
+    let result: TurnResult;
+    try {
+      result = await agent.runTurn(session, prompt, waiting.events, controller.signal);
+    } finally {
+      waiting.stop();
+    }
     if (result.stopReason === 'error') process.stderr.write(`iris: error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
     if (json) printJson(oneShotJson(session, result));
     else if (result.stopReason !== 'error') process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
@@ -244,7 +252,13 @@ async function interactiveTurn(agent: Agent, session: AgentSession, text: string
         if (delta) midLine = !delta.endsWith('\n');
       },
     };
-    const result = await agent.runTurn(session, text, events, controller.signal);
+    const waiting = withWaiting(events, process.stdout, () => `${session.record.provider} · ${session.record.model}`);
+    let result: TurnResult;
+    try {
+      result = await agent.runTurn(session, text, waiting.events, controller.signal);
+    } finally {
+      waiting.stop();
+    }
     if (midLine) process.stdout.write('\n');
     if (result.stopReason === 'error') process.stdout.write(`error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
     if (result.stopReason === 'cancelled') process.stdout.write('(stopped; the session is kept)\n');
