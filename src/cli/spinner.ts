@@ -44,3 +44,13 @@ export function startSpinner(stream: SpinnerStream, text: (elapsedMs: number) =>
     },
   };
 }
+
+/** Runs `work` with a spinner saying `what` (on a terminal), erased when it settles either way. */
+export async function whileWaiting<T>(stream: SpinnerStream, what: string, work: () => Promise<T>): Promise<T> {
+  const spinner = startSpinner(stream, (ms) => waitingText(what, ms));
+  try {
+    return await work();
+  } finally {
+    spinner.stop();
+  }
+}

@@ -16,7 +16,7 @@ import { checkAuxSlots, resolveAuxSlots } from './checks/slots.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
 import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
-import { checkCredential, checkEndpoint, checkProbe } from './checks/providers.js';
+import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
 import { checkStore } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
 import { readHomeFacts } from './home-facts.js';
@@ -30,7 +30,16 @@ export type DoctorOptions = {
   /** Skip every network probe (models, identity token); local checks still run. */
   readonly offline: boolean;
   readonly processEnv: Env;
+  /** Told what the live probes check, just before they start (a terminal shows it while it waits). */
+  readonly onProbing?: (what: readonly string[]) => void;
 };
+
+/** What one provider's live probe checks, in words: `openrouter: GET https://…/models`. */
+export function probeDescription(use: ProviderUse): string {
+  const models = use.endpoint.ok && isProbeable(use) ? `GET ${use.endpoint.modelsUrl}` : undefined;
+  if (use.credential.kind === 'identity_token') return `${use.id}: identity token${models ? `, then ${models}` : ''}`;
+  return `${use.id}: ${models ?? 'nothing to probe'}`;
+}
 
 /** Enabled routes, from config.yaml and the subscriptions, that post through gh. */
 async function forgeCommentRoutes(config: Readonly<Config>, paths: HomePaths): Promise<string[]> {
@@ -67,6 +76,10 @@ function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined
 async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuthView, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
   const uses = findProvidersInUse(config, env, options.processEnv, oauth);
   const ghRoutes = await forgeCommentRoutes(config, paths);
+  if (!options.offline) {
+    const probed = uses.filter((use) => use.credential.kind === 'identity_token' || isProbeable(use));
+    if (probed.length > 0) options.onProbing?.(probed.map(probeDescription));
+  }
   const [probes, gh, webhook] = await Promise.all([
     options.offline ? undefined : liveProbes(uses, env),
     ghRoutes.length > 0 ? readGhFacts(env) : undefined,

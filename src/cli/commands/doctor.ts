@@ -3,14 +3,26 @@
 // problem. Reads only. Exit code 0 when healthy (warnings allowed), 1 when a check failed.
 import { formatDoctorText } from '../../doctor/format.js';
 import { runDoctor } from '../../doctor/run.js';
+import type { DoctorReport } from '../../doctor/types.js';
 import { redactStrings } from '../../log/redact.js';
 import { printData, printJson } from '../console.js';
 import { EXIT } from '../exit-codes.js';
+import { startSpinner, waitingText, type Spinner } from '../spinner.js';
 
 export async function doctor(options: { offline?: boolean; json?: boolean }): Promise<number> {
   const offline = options.offline === true;
   // Findings quote outside text (SDK and CLI messages): credential-shaped parts are cut out again here.
-  const report = redactStrings(await runDoctor({ offline, processEnv: process.env }));
+  let spinner: Spinner | undefined;
+  const onProbing = (what: readonly string[]) => {
+    spinner = startSpinner(process.stderr, (ms) => waitingText(`checking ${what.join('; ')}`, ms));
+  };
+  let found: DoctorReport;
+  try {
+    found = await runDoctor({ offline, processEnv: process.env, onProbing });
+  } finally {
+    spinner?.stop();
+  }
+  const report = redactStrings(found);
   if (options.json) printJson(report);
   else printData(formatDoctorText(report, offline));
   return report.healthy ? EXIT.ok : EXIT.failure;

@@ -10,6 +10,8 @@ import { writeSetup } from '../../setup/write-setup.js';
 import { printData, printJson } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
+import { probeEndpoint, type ProbeOptions } from '../../providers/cloud/probe.js';
+import { whileWaiting } from '../spinner.js';
 
 export type SetupCliOptions = Omit<SetupFlags, 'apiKey'> & { apiKeyStdin?: boolean; json?: boolean };
 
@@ -66,6 +68,9 @@ export async function setup(options: SetupCliOptions): Promise<number> {
         prompter,
         // One source per run: its 10 s walk is the preflight, and its cached token serves the probes.
         identity: (merged: Env) => createIdentityTokenProvider({ env: merged, timeoutMs: IDENTITY_PREFLIGHT_MS }),
+        // A probe can take its whole 10 s on a silent endpoint: a terminal shows what is being tried.
+        probe: (baseUrl: string, probeOptions: ProbeOptions) =>
+          whileWaiting(process.stderr, `probing ${baseUrl} for its wire format (GET /models, then a messages request)`, () => probeEndpoint(baseUrl, probeOptions)),
         signedIn: await signedInProviders(paths),
       },
     );
