@@ -51,6 +51,10 @@ export class SetupError extends Error {}
 const NEEDS_ENDPOINT: ReadonlySet<string> = new Set(PROBED_PROVIDERS);
 export const PROBE_TIMEOUT_MS = 10_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MODEL_QUESTION: Readonly<Record<string, string>> = {
+  'cloud-hosted': 'The deployment name (the model as the resource names it)',
+  custom: "The model (the endpoint's own id; type to filter, or any id)",
+};
 
 function current(config: Readonly<Config>) {
   const m = config.model;
@@ -138,6 +142,19 @@ export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<
   if (flags.apiKeyEnv !== undefined && !ENV_NAME.test(flags.apiKeyEnv)) throw new SetupError(`--api-key-env must be a variable name (got "${flags.apiKeyEnv}")`);
   if (authMode === 'api_key') {
     keyEnv = flags.apiKeyEnv ?? (same?.keyEnv || undefined);
+    // A custom endpoint has no variable of its own: on a terminal, ask which one holds its key (or none).
+    if (provider === 'custom' && keyEnv === undefined && flags.apiKey === undefined && prompter.interactive && !flags.yes) {
+      const named = (
+        await prompter.text({
+          message: 'The variable that holds the endpoint\'s key (empty: the endpoint needs no key)',
+          placeholder: 'CUSTOM_API_KEY',
+          optional: true,
+          flag: '--api-key-env',
+          validate: (value) => (value.trim() === '' || ENV_NAME.test(value.trim()) ? undefined : 'a variable name: letters, digits and _'),
+        })
+      ).trim();
+      if (named) keyEnv = named;
+    }
     const variable = keyEnv ?? spec.keyEnv;
     const present = variable ? Boolean(deps.env[variable]?.trim()) : false;
     if (flags.apiKey !== undefined) {
@@ -191,7 +208,11 @@ export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<
     });
     for (const step of outcome.steps) say(`probe ${step.probe}${step.url ? ` ${step.url}` : ''}: ${step.result}`);
     if (outcome.kind === 'manual') {
-      say('auto-detection is incomplete: both probes were rejected; continue with manual entry of the api mode and the deployment name');
+      say(
+        provider === 'custom'
+          ? `warning: ${baseUrl} answered neither probe (see above): check that the server is running and that the URL is where its API starts (often …/v1); continue with manual entry of the api mode and the model`
+          : 'auto-detection is incomplete: both probes were rejected; continue with manual entry of the api mode and the deployment name',
+      );
       apiMode = asApiMode(
         await prompter.select({
           message: 'Which API does the endpoint speak?',
@@ -215,7 +236,7 @@ export async function runSetupFlow(flags: SetupFlags, deps: SetupDeps): Promise<
     flags.model ??
     (prompter.interactive || !initialModel || (!flags.yes && suggested.length === 0)
       ? await prompter.pick({
-          message: NEEDS_ENDPOINT.has(provider) ? 'The model (for cloud-hosted: the deployment name)' : 'The main model',
+          message: MODEL_QUESTION[provider] ?? 'The main model',
           choices: suggested.map((id) => ({ value: id, label: id })),
           ...(initialModel ? { initial: initialModel } : {}),
           flag: '--model',
