@@ -12,6 +12,39 @@ import { AUX_TASK_IDS, isAuxTaskId, type AuxTaskId } from './slots.js';
 
 export type StaleAux = { readonly task: AuxTaskId; readonly provider: string; readonly model: string };
 
+/** Where a custom (or self-hosted) endpoint is, and which variable holds its key; both optional. */
+export type EndpointSettings = { readonly baseUrl?: string; readonly keyEnv?: string };
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A problem with `--base-url` / `--key-env`, or undefined. */
+export function endpointProblem(endpoint: EndpointSettings): string | undefined {
+  if (endpoint.baseUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint.baseUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return `the base URL must be an http(s) URL (got "${endpoint.baseUrl}")`;
+  }
+  if (endpoint.keyEnv !== undefined && !ENV_NAME.test(endpoint.keyEnv)) return `the key variable must be a variable name (got "${endpoint.keyEnv}")`;
+  return undefined;
+}
+
+/** Writes the endpoint settings under `at` (`['model']`, `['auxiliary', 'vision']`). */
+function setEndpoint(doc: ConfigDocument, at: readonly string[], endpoint: EndpointSettings): Result<object> {
+  if (endpoint.baseUrl !== undefined) {
+    const set = setScalarIn(doc, [...at, 'base_url'], endpoint.baseUrl);
+    if (!set.ok) return set;
+  }
+  if (endpoint.keyEnv !== undefined) {
+    const set = setScalarIn(doc, [...at, 'key_env'], endpoint.keyEnv);
+    if (!set.ok) return set;
+  }
+  return { ok: true };
+}
+
 export type MainChange = {
   readonly previous: { readonly provider: string; readonly model: string };
   readonly provider: string;
@@ -70,11 +103,13 @@ function deleteModelKey(doc: ConfigDocument, key: string): boolean {
   return true;
 }
 
-export function setMainModel(doc: ConfigDocument, provider: string, model: string): Result<MainChange> {
+export function setMainModel(doc: ConfigDocument, provider: string, model: string, endpoint: EndpointSettings = {}): Result<MainChange> {
   const p = provider.trim();
   const m = model.trim();
   if (!p || !m) return invalid('the main model needs a provider and a model');
   if (!isProviderId(p)) return invalid(`unknown provider "${p}"`);
+  const badEndpoint = endpointProblem(endpoint);
+  if (badEndpoint) return invalid(badEndpoint);
   const before = plain(doc).model;
   const previous =
     before !== null && typeof before === 'object'
@@ -100,11 +135,22 @@ export function setMainModel(doc: ConfigDocument, provider: string, model: strin
   if ((providerChanged || previous.model !== m) && deleteModelKey(doc, 'context_length')) dropped.push('model.context_length');
   // An older picker's `model.model` would otherwise keep naming the previous model.
   if (deleteModelKey(doc, 'model')) dropped.push('model.model');
+  // Given last, so a provider switch's clearing does not undo them.
+  const placed = setEndpoint(doc, ['model'], endpoint);
+  if (!placed.ok) return placed;
+  if (endpoint.baseUrl !== undefined) {
+    const at = cleared.indexOf('model.base_url');
+    if (at >= 0) cleared.splice(at, 1);
+  }
+  if (endpoint.keyEnv !== undefined) {
+    const at = dropped.indexOf('model.key_env');
+    if (at >= 0) dropped.splice(at, 1);
+  }
   return { ok: true, previous, provider: p, model: m, dropped, cleared, staleAux: staleAuxFor(plain(doc), p) };
 }
 
 /** One aux slot, all 11, or (`reset`) all 11 back on `auto`. */
-export function setAuxModel(doc: ConfigDocument, target: AuxTarget, provider: string, model: string): Result<AuxChange> {
+export function setAuxModel(doc: ConfigDocument, target: AuxTarget, provider: string, model: string, endpoint: EndpointSettings = {}): Result<AuxChange> {
   if (target.kind === 'reset') {
     for (const id of AUX_TASK_IDS) {
       for (const [key, value] of [['provider', 'auto'], ['model', '']] as const) {
@@ -119,6 +165,11 @@ export function setAuxModel(doc: ConfigDocument, target: AuxTarget, provider: st
   const m = model.trim();
   if (!p) return invalid('an auxiliary assignment needs a provider');
   if (p !== 'auto' && !isProviderId(p)) return invalid(`unknown provider "${p}"`);
+  const badEndpoint = endpointProblem(endpoint);
+  if (badEndpoint) return invalid(badEndpoint);
+  if (p === 'auto' && (endpoint.baseUrl !== undefined || endpoint.keyEnv !== undefined)) {
+    return invalid('an auto slot follows the main model and its endpoint; name a provider to give the slot its own base URL or key variable');
+  }
   const tasks: readonly AuxTaskId[] = target.kind === 'all' ? AUX_TASK_IDS : [target.task as AuxTaskId];
   const before = (plain(doc).auxiliary ?? {}) as Record<string, Json | undefined>;
   const cleared: Partial<Record<AuxTaskId, string[]>> = {};
@@ -146,8 +197,11 @@ export function setAuxModel(doc: ConfigDocument, target: AuxTarget, provider: st
           gone.push(key);
         }
       }
-      if (gone.length) cleared[id] = gone;
+      if (gone.length) cleared[id] = gone.filter((key) => !(key === 'base_url' && endpoint.baseUrl !== undefined) && !(key === 'key_env' && endpoint.keyEnv !== undefined));
+      if (cleared[id]?.length === 0) delete cleared[id];
     }
+    const placed = setEndpoint(doc, ['auxiliary', id], endpoint);
+    if (!placed.ok) return placed;
   }
   return { ok: true, tasks, cleared, provider: p, model: m, reset: false };
 }

@@ -7,7 +7,7 @@ import type { Result } from '../../config/result.js';
 import type { Config } from '../../config/schema.js';
 import type { ValidatedConfig } from '../../config/validate.js';
 import { assignmentText, auxTargetToWire, type Assignment, type AuxTarget } from '../../domain/assignment.js';
-import { setAuxModel, setMainModel, type MainChange } from '../../routing/assignments.js';
+import { setAuxModel, setMainModel, type EndpointSettings, type MainChange, type StaleAux } from '../../routing/assignments.js';
 import { mainRoute, resolveCandidates, type SlotId } from '../../routing/resolve.js';
 import { AUX_TASK_IDS, type AuxTaskId } from '../../routing/slots.js';
 import { groupWarnings } from '../../routing/status-report.js';
@@ -18,6 +18,12 @@ import { openEnv, openHome, reportConfigProblems } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 
 type JsonOption = { json?: boolean };
+/** `--base-url` and `--key-env`: the endpoint of a custom (or self-hosted) provider. */
+type EndpointOptions = { baseUrl?: string; keyEnv?: string };
+
+function endpointOf(options: EndpointOptions): EndpointSettings {
+  return { ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.trim() } : {}), ...(options.keyEnv !== undefined ? { keyEnv: options.keyEnv.trim() } : {}) };
+}
 
 
 export const APPLIES_TO_NEW_SESSIONS = 'Changes apply to new sessions; running sessions keep their model.';
@@ -61,11 +67,22 @@ function applied<T>(paths: HomePaths, updated: Result<T & { validated: Validated
   return updated;
 }
 
-export async function modelSet(provider: string, model: string, options: JsonOption): Promise<void> {
+/** A pinned slot that the switch leaves with no endpoint or credential: it can no longer run. */
+function unusableAfter(config: Readonly<Config>, env: Env, stale: StaleAux): string | undefined {
+  if (stale.provider === 'auto') return undefined;
+  const own = resolveCandidates(config, env, stale.task).candidates[0];
+  return own?.reason === 'task' ? own.unusable?.message : undefined;
+}
+
+export async function modelSet(provider: string, model: string, options: JsonOption & EndpointOptions): Promise<void> {
   const paths = await openHome();
   const env = await openEnv(paths);
-  const updated = applied(paths, await updateConfig<MainChange>(paths, (doc) => setMainModel(doc, provider, model)));
-  const { previous, dropped, cleared, staleAux } = updated;
+  const updated = applied(paths, await updateConfig<MainChange>(paths, (doc) => setMainModel(doc, provider, model, endpointOf(options))));
+  const { previous, dropped, cleared } = updated;
+  const staleAux = updated.staleAux.map((s) => {
+    const unusable = unusableAfter(updated.validated.config, env, s);
+    return unusable ? { ...s, unusable } : s;
+  });
   const next = { provider: updated.provider, model: updated.model };
   const changed = !sameAssignment(previous, next) || dropped.length > 0 || cleared.length > 0;
   const route = mainRoute(updated.validated.config);
@@ -92,7 +109,9 @@ export async function modelSet(provider: string, model: string, options: JsonOpt
       ...staleAux.map((s) =>
         s.provider === 'auto'
           ? `note: ${s.task} is auto with its own model ${s.model}: it now runs on ${next.provider}`
-          : `note: ${s.task} stays on ${assignmentText(s)} (pinned)`,
+          : 'unusable' in s
+            ? `warning: ${s.task} becomes unusable: ${s.provider} has ${s.unusable}; give it its own endpoint (iris model aux set ${s.task} ${s.provider} ${s.model || "''"} --base-url <url>) or put it back on auto (iris model aux set ${s.task} auto '')`
+            : `note: ${s.task} stays on ${assignmentText(s)} (pinned)`,
       ),
       ...(changed ? [APPLIES_TO_NEW_SESSIONS] : []),
     ];
@@ -125,12 +144,12 @@ function auxChangeLines(changes: readonly AuxTaskChange[]): string[] {
   ];
 }
 
-async function applyAux(target: AuxTarget, provider: string, model: string, options: JsonOption): Promise<void> {
+async function applyAux(target: AuxTarget, provider: string, model: string, options: JsonOption & EndpointOptions): Promise<void> {
   const paths = await openHome();
   const env = await openEnv(paths);
   const updated = applied(paths, await updateConfig<AuxOutcome>(paths, (doc) => {
     const before = auxAssignments(doc);
-    const change = setAuxModel(doc, target, provider, model);
+    const change = setAuxModel(doc, target, provider, model, endpointOf(options));
     if (!change.ok) return change;
     const changes = change.tasks.map((id) => ({
       task: id,
@@ -148,7 +167,7 @@ async function applyAux(target: AuxTarget, provider: string, model: string, opti
   await warnAbout(paths, updated.validated.config, env, changes.map((c) => c.task));
 }
 
-export async function modelAuxSet(task: string, provider: string, model: string, options: JsonOption): Promise<void> {
+export async function modelAuxSet(task: string, provider: string, model: string, options: JsonOption & EndpointOptions): Promise<void> {
   await applyAux(task === ALL_TASKS ? { kind: 'all' } : { kind: 'one', task }, provider, model, options);
 }
 

@@ -21,8 +21,10 @@ export function registerModel(program: Command, setExit: SetExitCode): void {
     .description('set the main model (model.provider and model.default)')
     .argument('<provider>', 'a provider id: openrouter, openai, anthropic, cloud-hosted, custom')
     .argument('<model>', 'a model id (for cloud-hosted: the deployment name)')
+    .option('--base-url <url>', 'the endpoint (model.base_url), e.g. for custom: http://localhost:8000/v1')
+    .option('--key-env <name>', 'the variable that holds the key (model.key_env)')
     .option('--json', 'print the change as JSON')
-    .action(async (provider: string, modelId: string, options: { json?: boolean }) => {
+    .action(async (provider: string, modelId: string, options: { json?: boolean; baseUrl?: string; keyEnv?: string }) => {
       const { modelSet } = await import('../commands/model.js');
       await modelSet(provider, modelId, options);
     });
@@ -36,8 +38,10 @@ export function registerModel(program: Command, setExit: SetExitCode): void {
     .argument('<task>', 'a task id such as vision or title_generation, or all')
     .argument('<provider>', 'a provider id, or auto (the main model\'s provider)')
     .argument('<model>', "a model id; '' for the provider's default model")
+    .option('--base-url <url>', "the slot's own endpoint (auxiliary.<task>.base_url), e.g. for custom")
+    .option('--key-env <name>', "the variable that holds the slot's key (auxiliary.<task>.key_env)")
     .option('--json', 'print the change as JSON')
-    .action(async (task: string, provider: string, modelId: string, options: { json?: boolean }) => {
+    .action(async (task: string, provider: string, modelId: string, options: { json?: boolean; baseUrl?: string; keyEnv?: string }) => {
       const { modelAuxSet } = await import('../commands/model.js');
       await modelAuxSet(task, provider, modelId, options);
     });
