@@ -81,7 +81,7 @@ describe('iris model set', () => {
         'dropped: model.api_mode, model.auth_mode, model.context_length',
         'cleared: model.base_url (it belonged to cloud-hosted)',
         'note: vision stays on anthropic · claude-haiku-4-5 (pinned)',
-        'note: compression stays on cloud-hosted · gpt-4o-mini (pinned)',
+        'warning: compression becomes unusable: cloud-hosted has no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL); give it its own endpoint (iris model aux set compression cloud-hosted gpt-4o-mini --base-url <url>) or put it back on auto (iris model aux set compression auto '')',
         APPLIES,
         '',
       ].join('\n'),
@@ -116,7 +116,7 @@ auxiliary:
       cleared: ['model.base_url'],
       stale_aux: [
         { task: 'vision', provider: 'anthropic', model: 'claude-haiku-4-5' },
-        { task: 'compression', provider: 'cloud-hosted', model: 'gpt-4o-mini' },
+        { task: 'compression', provider: 'cloud-hosted', model: 'gpt-4o-mini', unusable: 'no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL)' },
       ],
       file: configPath(),
     });
