@@ -81,7 +81,7 @@ describe('iris model set', () => {
         'dropped: model.api_mode, model.auth_mode, model.context_length',
         'cleared: model.base_url (it belonged to cloud-hosted)',
         'note: vision stays on anthropic · claude-haiku-4-5 (pinned)',
-        'warning: compression becomes unusable: cloud-hosted has no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL); give it its own endpoint (iris model aux set compression cloud-hosted gpt-4o-mini --base-url <url>) or put it back on auto (iris model aux set compression auto '')',
+        "warning: compression becomes unusable: cloud-hosted has no endpoint URL (set base_url or CLOUD_HOSTED_BASE_URL); give it its own endpoint (iris model aux set compression cloud-hosted gpt-4o-mini --base-url <url>) or put it back on auto (iris model aux set compression auto '')",
         APPLIES,
         '',
       ].join('\n'),
