@@ -24,7 +24,20 @@ export type ProviderOption = {
   readonly model_details: readonly ModelDetail[];
   /** The models are the user's own deployments or servers: a typed id is expected. */
   readonly free_text: boolean;
+  /** A custom endpoint's own list could not be read: why (the picker shows it; a typed id still works). */
+  readonly models_error?: string;
 };
+
+/** What GET <base>/models answered for a custom endpoint, when it was asked. */
+export type EndpointModels = { readonly ok: true; readonly ids: readonly string[] } | { readonly ok: false; readonly message: string };
+
+/** The route the options would probe for a custom endpoint's own model list, if it has one. */
+export function customEndpointRoute(config: Readonly<Config>, env: Env): ProviderRoute | undefined {
+  const spec = PROVIDERS.find((p) => p.id === 'custom');
+  if (!spec) return undefined;
+  const route = routeFor(spec, config);
+  return isAuthenticated(route, env, false) ? route : undefined;
+}
 
 export type ModelOptions = {
   readonly provider: string;
@@ -59,18 +72,21 @@ function routeFor(spec: ProviderSpec, config: Readonly<Config>): ProviderRoute {
   };
 }
 
-export function modelOptions(config: Readonly<Config>, env: Env, oauth: OAuthView = NO_OAUTH): ModelOptions {
+/** `custom`: what its endpoint listed (custom has no curated list of its own). */
+export function modelOptions(config: Readonly<Config>, env: Env, oauth: OAuthView = NO_OAUTH, custom?: EndpointModels): ModelOptions {
   const main = mainRoute(config);
   const providers: ProviderOption[] = [];
   const unauthenticated: Array<{ slug: string; name: string; key_env?: string }> = [];
   for (const spec of PROVIDERS) {
     if (isAuthenticated(routeFor(spec, config), env, hasUsableOAuth(oauth, spec.id))) {
+      const listed = spec.id === 'custom' && custom?.ok ? custom.ids : undefined;
       providers.push({
         slug: spec.id,
         name: spec.name,
-        models: spec.models.map((m) => m.id),
+        models: listed ? [...listed] : spec.models.map((m) => m.id),
         model_details: spec.models.map(detail),
         free_text: FREE_TEXT.has(spec.id),
+        ...(spec.id === 'custom' && custom && !custom.ok ? { models_error: custom.message } : {}),
       });
     } else {
       unauthenticated.push({ slug: spec.id, name: spec.name, ...(spec.keyEnv ? { key_env: spec.keyEnv } : {}) });

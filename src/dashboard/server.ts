@@ -17,6 +17,7 @@ import { openSqliteStore } from '../store/sqlite-store.js';
 import { usageTotalsJson } from '../store/usage-json.js';
 import type { Store } from '../store/types.js';
 import { hasSessionToken, hostAllowed } from './guard.js';
+import { customEndpointModels } from './custom-models.js';
 import { auxiliaryAssignments, modelOptions } from './read-models.js';
 import { parseSetRequest } from './set-request.js';
 import { contentSecurityPolicy, injectToken, readStatic } from './static-files.js';
@@ -121,7 +122,11 @@ export function createDashboardHandler(options: DashboardOptions) {
     const routes: Record<string, { method: string; run: () => Promise<unknown> }> = {
       '/api/model/options': {
         method: 'GET',
-        run: async () => modelOptions(await currentConfig(), await currentEnv(), (await loadOAuthView(options.paths)).view),
+        run: async () => {
+          const config = await currentConfig();
+          const env = await currentEnv();
+          return modelOptions(config, env, (await loadOAuthView(options.paths)).view, await customEndpointModels(config, env));
+        },
       },
       '/api/model/auxiliary': { method: 'GET', run: async () => auxiliaryAssignments(await currentConfig()) },
       '/api/model/set': { method: 'POST', run: () => setModel(req) },

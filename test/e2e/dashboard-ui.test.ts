@@ -272,7 +272,7 @@ describe('the Models page in chromium', { timeout: 60_000 }, () => {
     const picker = page.getByRole('dialog', { name: 'Choose a model for Web Extract' });
     await picker.getByLabel('Filter').fill('cloud-hosted');
     await picker.getByRole('button', { name: /^Cloud-hosted models/ }).click();
-    const typed = picker.getByLabel('Model or deployment id');
+    const typed = picker.getByLabel('Deployment name');
     expect(await picker.getByRole('button', { name: 'Use' }).isDisabled()).toBe(true);
     await typed.fill('my-gpt-4o-deployment');
     await typed.press('Enter');

@@ -108,7 +108,11 @@ export function Picker({ target, options, aux, assign, onClose }: Props) {
                         <span className="provider-name">{provider.name}</span>
                         <span className="provider-meta">
                           {provider.slug}
-                          {provider.free_text ? ' · your deployments' : ` · ${models.length} models`}
+                          {provider.slug === 'custom'
+                            ? ` · your endpoint${provider.models.length > 0 ? ` · ${provider.models.length} models` : ''}`
+                            : provider.free_text
+                              ? ' · your deployments'
+                              : ` · ${models.length} models`}
                         </span>
                       </button>
                     </li>
@@ -158,6 +162,11 @@ function ProviderModels({ provider, models, current, onPick }: ModelsProps) {
   return (
     <section className="models" aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`}>{provider.name}</h3>
+      {provider.models_error !== undefined && (
+        <p className="notice" role="status">
+          {provider.models_error}
+        </p>
+      )}
       {models.length > 0 && (
         <ul>
           {models.map((model) => {
@@ -180,7 +189,7 @@ function ProviderModels({ provider, models, current, onPick }: ModelsProps) {
       )}
       {provider.free_text && (
         <form className="free-text" onSubmit={submit}>
-          <label htmlFor={`${ids}-model`}>Model or deployment id</label>
+          <label htmlFor={`${ids}-model`}>{provider.slug === 'cloud-hosted' ? 'Deployment name' : 'Model id'}</label>
           <div className="inline">
             <input
               id={`${ids}-model`}

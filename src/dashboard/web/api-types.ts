@@ -22,6 +22,7 @@ const Provider = z.object({
   models: z.array(z.string()),
   model_details: z.optional(z.array(ModelDetail)),
   free_text: z.optional(z.boolean()),
+  models_error: z.optional(z.string()),
 });
 
 export const ModelOptionsSchema = z.object({
