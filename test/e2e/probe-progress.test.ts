@@ -53,7 +53,7 @@ describe('progress while probes wait', () => {
   });
 
   it('iris setup on a terminal says which endpoint it probes while it waits', { timeout: 40_000 }, async () => {
-    const pty = startPty([process.execPath, IRIS_BIN, 'setup', '--provider', 'custom', '--base-url', `${silent.url}/v1`, '--model', 'm'], { IRIS_HOME: home });
+    const pty = startPty([process.execPath, IRIS_BIN, 'setup', '--provider', 'custom', '--base-url', `${silent.url}/v1`, '--model', 'm', '--yes'], { IRIS_HOME: home });
     await pty.waitFor(`probing ${silent.url}/v1 for its wire format (GET /models, then a messages request) (1 s)…`, 8_000);
     pty.child.kill('SIGTERM');
     await pty.exited;
