@@ -15,6 +15,7 @@ import { PROVIDERS, providerSpec } from '../providers/catalog.js';
 import { isAuthenticated, resolveCredential } from '../providers/credentials.js';
 import { AGGREGATOR } from '../providers/ids.js';
 import type { ProviderRoute } from '../providers/route.js';
+import { splitExtraBody } from '../providers/extra-body.js';
 import { AUX_TASK_IDS, type AuxTaskId } from './slots.js';
 
 export type SlotId = 'main' | AuxTaskId;
@@ -50,7 +51,7 @@ export type UnusableReason =
   | { readonly code: 'no_credential'; readonly message: string; readonly missing?: string }
   | { readonly code: 'oauth_expired'; readonly message: string };
 
-export type ResolveWarningCode = 'no_credential' | 'no_main_model' | 'no_model';
+export type ResolveWarningCode = 'no_credential' | 'no_main_model' | 'no_model' | 'extra_body_ignored';
 
 export type ResolveWarning = {
   readonly slot: SlotId;
@@ -214,6 +215,15 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId, oauth: OA
     });
   } else if (slot === 'main' || own.reason === 'auto') {
     warnings.push({ slot, code: 'no_main_model', message: `${slot}: no main model is configured (model: ''); set one with iris model set <provider> <model>` });
+  }
+
+  const ignored = splitExtraBody(own.extra?.extraBody).ignored;
+  if (ignored.length > 0) {
+    warnings.push({
+      slot,
+      code: 'extra_body_ignored',
+      message: `${slot}: auxiliary.${slot}.extra_body sets ${ignored.join(', ')}, which Iris sets itself; ignored (extra_body is for the provider's own settings, such as temperature)`,
+    });
   }
 
   // Fallbacks inherit the slot's extra_body and timeout: they serve the same side-job.

@@ -5,6 +5,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { parseErrorBody, streamError } from './errors.js';
 import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent } from './types.js';
+import { withExtraBody } from '../extra-body.js';
 
 export { ANTHROPIC_VERSION } from '../cloud/hosted-rules.js';
 /** Sent when a request names no limit: `max_tokens` is mandatory on this API. */
@@ -66,23 +67,25 @@ function mergeTurns(messages: WireMessage[]): WireMessage[] {
 }
 
 export function buildMessagesRequest(request: ModelRequest): Record<string, unknown> {
-  return {
-    model: request.model,
-    ...(request.system ? { system: request.system } : {}),
-    messages: mergeTurns(request.messages.map(toWire)),
-    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
-    stream: true,
-    ...(request.tools?.length
-      ? {
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.parameters,
-          })),
-        }
-      : {}),
-    ...request.extraBody,
-  };
+  return withExtraBody(
+    {
+      model: request.model,
+      ...(request.system ? { system: request.system } : {}),
+      messages: mergeTurns(request.messages.map(toWire)),
+      max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+      stream: true,
+      ...(request.tools?.length
+        ? {
+            tools: request.tools.map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              input_schema: tool.parameters,
+            })),
+          }
+        : {}),
+    },
+    request.extraBody,
+  );
 }
 
 const STOP: Readonly<Record<string, FinishReason>> = {

@@ -5,6 +5,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { parseErrorBody, streamError } from './errors.js';
 import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent, Usage } from './types.js';
+import { withExtraBody } from '../extra-body.js';
 
 export type ChatBodyOptions = {
   /** gpt-4o, gpt-4.1, o-series and gpt-5.x want `max_completion_tokens`. */
@@ -49,25 +50,27 @@ function chatMessage(message: Message): Record<string, unknown> {
 }
 
 export function buildChatRequest(request: ModelRequest, options: ChatBodyOptions): Record<string, unknown> {
-  return {
-    model: request.model,
-    messages: [
-      ...(request.system ? [{ role: 'system', content: request.system }] : []),
-      ...request.messages.map(chatMessage),
-    ],
-    stream: true,
-    stream_options: { include_usage: true },
-    ...(request.tools?.length
-      ? {
-          tools: request.tools.map((tool) => ({
-            type: 'function',
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-          })),
-        }
-      : {}),
-    ...(request.maxOutputTokens !== undefined ? { [options.maxTokensField]: request.maxOutputTokens } : {}),
-    ...request.extraBody,
-  };
+  return withExtraBody(
+    {
+      model: request.model,
+      messages: [
+        ...(request.system ? [{ role: 'system', content: request.system }] : []),
+        ...request.messages.map(chatMessage),
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(request.tools?.length
+        ? {
+            tools: request.tools.map((tool) => ({
+              type: 'function',
+              function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+            })),
+          }
+        : {}),
+      ...(request.maxOutputTokens !== undefined ? { [options.maxTokensField]: request.maxOutputTokens } : {}),
+    },
+    request.extraBody,
+  );
 }
 
 const FINISH: Readonly<Record<string, FinishReason>> = {

@@ -5,6 +5,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { parseErrorBody, streamError } from './errors.js';
 import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, Message, ModelRequest, StreamEvent, ToolCall, Usage } from './types.js';
+import { withExtraBody } from '../extra-body.js';
 
 function inputPart(part: ContentPart): Record<string, unknown> {
   switch (part.type) {
@@ -45,26 +46,28 @@ function inputItems(message: Message): Record<string, unknown>[] {
 }
 
 export function buildResponsesRequest(request: ModelRequest): Record<string, unknown> {
-  return {
-    model: request.model,
-    ...(request.system ? { instructions: request.system } : {}),
-    input: request.messages.flatMap(inputItems),
-    stream: true,
-    // Iris keeps the conversation itself; nothing needs to live on the provider.
-    store: false,
-    ...(request.tools?.length
-      ? {
-          tools: request.tools.map((tool) => ({
-            type: 'function',
-            name: tool.name,
-            description: tool.description,
-            parameters: tool.parameters,
-          })),
-        }
-      : {}),
-    ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
-    ...request.extraBody,
-  };
+  return withExtraBody(
+    {
+      model: request.model,
+      ...(request.system ? { instructions: request.system } : {}),
+      input: request.messages.flatMap(inputItems),
+      stream: true,
+      // Iris keeps the conversation itself; nothing needs to live on the provider.
+      store: false,
+      ...(request.tools?.length
+        ? {
+            tools: request.tools.map((tool) => ({
+              type: 'function',
+              name: tool.name,
+              description: tool.description,
+              parameters: tool.parameters,
+            })),
+          }
+        : {}),
+      ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
+    },
+    request.extraBody,
+  );
 }
 
 type Json = Record<string, unknown>;
