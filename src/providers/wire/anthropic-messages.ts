@@ -1,10 +1,10 @@
 // Anthropic-style messages: `POST {base}/v1/messages` with `anthropic-version: 2023-06-01`,
 // `system` at top level, `tool_use` / `tool_result` blocks, `input_json_delta` assembly (an empty
 // tool input is `{}`), and `max_tokens` always sent (the API requires it).
-import type { EventSourceMessage } from 'eventsource-parser';
 import { parseErrorBody, streamError } from './errors.js';
-import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
-import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent } from './types.js';
+import { blockIndex, checked, messagesDeltaUsage, messagesStartUsage } from './chunk-schemas.js';
+import { frameDecoder, toolCall, type StreamDecoder } from './stream-driver.js';
+import type { ContentPart, FinishReason, Message, ModelRequest } from './types.js';
 import { withExtraBody } from '../extra-body.js';
 
 export { ANTHROPIC_VERSION } from '../cloud/hosted-rules.js';
@@ -107,74 +107,64 @@ export function createMessagesDecoder(label: string): StreamDecoder {
   let outputTokens = 0;
   let sawUsage = false;
   let stop: FinishReason | undefined;
-  let done = false;
 
-  return {
-    onMessage(message: EventSourceMessage): StreamEvent[] {
-      if (done) return [];
-      const parsed = parseJsonData(message.data);
-      if (!parsed.ok) return [malformed(label, 'a data line is not a JSON object')];
-      const event = parsed.value;
+  return frameDecoder(label, {
+    chunk(event, message) {
       switch (String(event.type ?? message.event ?? '')) {
         case 'message_start': {
-          const usage = ((event.message as Json | undefined)?.usage ?? {}) as Json;
-          const cacheRead = Number(usage.cache_read_input_tokens ?? 0);
-          const cacheWrite = Number(usage.cache_creation_input_tokens ?? 0);
-          inputTokens = Number(usage.input_tokens ?? 0) + cacheRead + cacheWrite;
+          const usage = checked(messagesStartUsage, (event.message as Json | undefined)?.usage, 'message.usage') ?? {};
+          const cacheRead = usage.cache_read_input_tokens ?? 0;
+          const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+          inputTokens = (usage.input_tokens ?? 0) + cacheRead + cacheWrite;
           cachedInputTokens = cacheRead;
-          outputTokens = Number(usage.output_tokens ?? 0);
+          outputTokens = usage.output_tokens ?? 0;
           sawUsage = true;
-          return [];
+          return { events: [] };
         }
         case 'content_block_start': {
           const content = (event.content_block ?? {}) as Json;
           if (content.type === 'tool_use') {
-            tools.set(Number(event.index ?? 0), { id: String(content.id ?? ''), name: String(content.name ?? ''), json: '' });
+            tools.set(checked(blockIndex, event.index, 'index') ?? 0, { id: String(content.id ?? ''), name: String(content.name ?? ''), json: '' });
           } else if (content.type === 'text' && typeof content.text === 'string' && content.text) {
-            return [{ type: 'text_delta', text: content.text }];
+            return { events: [{ type: 'text_delta', text: content.text }] };
           }
-          return [];
+          return { events: [] };
         }
         case 'content_block_delta': {
           const delta = (event.delta ?? {}) as Json;
           if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text) {
-            return [{ type: 'text_delta', text: delta.text }];
+            return { events: [{ type: 'text_delta', text: delta.text }] };
           }
           if (delta.type === 'input_json_delta') {
-            const tool = tools.get(Number(event.index ?? 0));
+            const tool = tools.get(checked(blockIndex, event.index, 'index') ?? 0);
             if (tool && typeof delta.partial_json === 'string') tool.json += delta.partial_json;
           }
-          return [];
+          return { events: [] };
         }
         case 'content_block_stop': {
-          const index = Number(event.index ?? 0);
+          const index = checked(blockIndex, event.index, 'index') ?? 0;
           const tool = tools.get(index);
-          if (!tool) return [];
+          if (!tool) return { events: [] };
           tools.delete(index);
-          return [{ type: 'tool_call', call: toolCall(tool.id, tool.name, tool.json) }];
+          return { events: [{ type: 'tool_call', call: toolCall(tool.id, tool.name, tool.json) }] };
         }
         case 'message_delta': {
           const delta = (event.delta ?? {}) as Json;
           if (typeof delta.stop_reason === 'string') stop = STOP[delta.stop_reason] ?? 'other';
-          const usage = (event.usage ?? {}) as Json;
-          if (usage.output_tokens !== undefined) outputTokens = Number(usage.output_tokens);
-          return [];
+          const usage = checked(messagesDeltaUsage, event.usage, 'usage');
+          if (usage?.output_tokens !== undefined && usage.output_tokens !== null) outputTokens = usage.output_tokens;
+          return { events: [] };
         }
         case 'message_stop':
-          done = true;
-          return [
-            ...(sawUsage ? [{ type: 'usage' as const, usage: { inputTokens, outputTokens, cachedInputTokens } }] : []),
-            { type: 'finish', reason: stop ?? 'stop' },
-          ];
+          return {
+            events: [...(sawUsage ? [{ type: 'usage' as const, usage: { inputTokens, outputTokens, cachedInputTokens } }] : []), { type: 'finish', reason: stop ?? 'stop' }],
+            done: true,
+          };
         case 'error':
-          done = true;
-          return [{ type: 'error', error: streamError(parseErrorBody(message.data), label, false) }];
+          return { events: [{ type: 'error', error: streamError(parseErrorBody(message.data), label, false) }], done: true };
         default:
-          return []; // ping, and event types added after this client was written
+          return { events: [] }; // ping, and event types added after this client was written
       }
     },
-    onEnd(): StreamEvent[] {
-      return done ? [] : [truncated(label)];
-    },
-  };
+  });
 }

@@ -1,9 +1,9 @@
 // OpenAI-style chat completions: `POST {base}/chat/completions`, tools as `function` tools, tool
 // results as `role: tool` messages, streamed `delta.tool_calls` assembled by index, usage via
 // `stream_options.include_usage`.
-import type { EventSourceMessage } from 'eventsource-parser';
 import { parseErrorBody, streamError } from './errors.js';
-import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
+import { chatChunk, checked } from './chunk-schemas.js';
+import { frameDecoder, toolCall, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent, Usage } from './types.js';
 import { withExtraBody } from '../extra-body.js';
 
@@ -88,7 +88,6 @@ export function createChatDecoder(label: string): StreamDecoder {
   let callsEmitted = false;
   let finish: FinishReason | undefined;
   let usage: Usage | undefined;
-  let done = false;
 
   const emitCalls = (): StreamEvent[] => {
     if (callsEmitted) return [];
@@ -104,49 +103,36 @@ export function createChatDecoder(label: string): StreamDecoder {
     { type: 'finish', reason: finish ?? (calls.size > 0 ? 'tool_calls' : 'stop') },
   ];
 
-  return {
-    onMessage(message: EventSourceMessage): StreamEvent[] {
-      if (done) return [];
-      if (message.data.trim() === '[DONE]') {
-        done = true;
-        return close();
-      }
-      const parsed = parseJsonData(message.data);
-      if (!parsed.ok) return [malformed(label, 'a data line is not a JSON object')];
-      const chunk = parsed.value;
-      if (chunk.error !== undefined) return [{ type: 'error', error: streamError(parseErrorBody(message.data), label, false) }];
+  return frameDecoder(label, {
+    raw: (data) => (data.trim() === '[DONE]' ? { events: close(), done: true } : undefined),
+    chunk(value, message) {
+      if (value.error !== undefined) return { events: [{ type: 'error', error: streamError(parseErrorBody(message.data), label, false) }], done: true };
+      const chunk = checked(chatChunk, value, 'chunk');
       const events: StreamEvent[] = [];
-      const u = chunk.usage as Record<string, unknown> | null | undefined;
-      if (u && typeof u === 'object') {
+      if (chunk.usage) {
         usage = {
-          inputTokens: Number(u.prompt_tokens ?? 0),
-          outputTokens: Number(u.completion_tokens ?? 0),
-          cachedInputTokens: Number((u.prompt_tokens_details as Record<string, unknown> | undefined)?.cached_tokens ?? 0),
+          inputTokens: chunk.usage.prompt_tokens ?? 0,
+          outputTokens: chunk.usage.completion_tokens ?? 0,
+          cachedInputTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
         };
       }
-      const choice = (chunk.choices as Array<Record<string, unknown>> | undefined)?.[0];
-      if (!choice) return events;
-      const delta = (choice.delta ?? {}) as Record<string, unknown>;
-      if (typeof delta.content === 'string' && delta.content !== '') {
-        events.push({ type: 'text_delta', text: delta.content });
-      }
-      for (const raw of (delta.tool_calls as Array<Record<string, unknown>> | undefined) ?? []) {
-        const index = Number(raw.index ?? 0);
-        const fn = (raw.function ?? {}) as Record<string, unknown>;
+      const choice = chunk.choices?.[0];
+      if (!choice) return { events };
+      const delta = choice.delta ?? {};
+      if (typeof delta.content === 'string' && delta.content !== '') events.push({ type: 'text_delta', text: delta.content });
+      for (const raw of delta.tool_calls ?? []) {
+        const index = raw.index ?? 0;
         const pending = calls.get(index) ?? { id: '', name: '', args: '' };
-        if (typeof raw.id === 'string' && raw.id) pending.id = raw.id;
-        if (typeof fn.name === 'string' && fn.name) pending.name = fn.name;
-        if (typeof fn.arguments === 'string') pending.args += fn.arguments;
+        if (raw.id) pending.id = raw.id;
+        if (raw.function?.name) pending.name = raw.function.name;
+        if (typeof raw.function?.arguments === 'string') pending.args += raw.function.arguments;
         calls.set(index, pending);
       }
       if (typeof choice.finish_reason === 'string') {
         finish = FINISH[choice.finish_reason] ?? 'other';
         events.push(...emitCalls());
       }
-      return events;
+      return { events };
     },
-    onEnd(): StreamEvent[] {
-      return done ? [] : [truncated(label)];
-    },
-  };
+  });
 }

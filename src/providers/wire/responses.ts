@@ -1,9 +1,9 @@
 // The Responses API (`codex_responses`): `POST {base}/responses` with `instructions` + `input`
 // items, `function_call` / `function_call_output` items and `max_output_tokens`. The stream's
 // `response.completed` is authoritative; unknown event types are ignored.
-import type { EventSourceMessage } from 'eventsource-parser';
 import { parseErrorBody, streamError } from './errors.js';
-import { malformed, parseJsonData, toolCall, truncated, type StreamDecoder } from './stream-driver.js';
+import { checked, responsesUsage } from './chunk-schemas.js';
+import { frameDecoder, toolCall, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, Message, ModelRequest, StreamEvent, ToolCall, Usage } from './types.js';
 import { withExtraBody } from '../extra-body.js';
 
@@ -73,13 +73,9 @@ export function buildResponsesRequest(request: ModelRequest): Record<string, unk
 type Json = Record<string, unknown>;
 
 function usageOf(response: Json): Usage | undefined {
-  const u = response.usage as Json | undefined;
-  if (!u || typeof u !== 'object') return undefined;
-  return {
-    inputTokens: Number(u.input_tokens ?? 0),
-    outputTokens: Number(u.output_tokens ?? 0),
-    cachedInputTokens: Number((u.input_tokens_details as Json | undefined)?.cached_tokens ?? 0),
-  };
+  const u = checked(responsesUsage, response.usage, 'response.usage');
+  if (!u) return undefined;
+  return { inputTokens: u.input_tokens ?? 0, outputTokens: u.output_tokens ?? 0, cachedInputTokens: u.input_tokens_details?.cached_tokens ?? 0 };
 }
 
 function functionCallOf(item: Json): ToolCall {
@@ -99,7 +95,6 @@ function outputText(response: Json): string {
 export function createResponsesDecoder(label: string): StreamDecoder {
   const emittedCalls = new Set<string>();
   let sawText = false;
-  let done = false;
 
   const fromFinalResponse = (response: Json, incomplete: boolean): StreamEvent[] => {
     const events: StreamEvent[] = [];
@@ -131,45 +126,35 @@ export function createResponsesDecoder(label: string): StreamDecoder {
     return events;
   };
 
-  return {
-    onMessage(message: EventSourceMessage): StreamEvent[] {
-      if (done) return [];
-      const parsed = parseJsonData(message.data);
-      if (!parsed.ok) return [malformed(label, 'a data line is not a JSON object')];
-      const event = parsed.value;
+  return frameDecoder(label, {
+    chunk(event, message) {
       const type = String(event.type ?? message.event ?? '');
       switch (type) {
         case 'response.output_text.delta':
           if (typeof event.delta === 'string' && event.delta) {
             sawText = true;
-            return [{ type: 'text_delta', text: event.delta }];
+            return { events: [{ type: 'text_delta', text: event.delta }] };
           }
-          return [];
+          return { events: [] };
         case 'response.output_item.done': {
           const item = (event.item ?? {}) as Json;
-          if (item.type !== 'function_call') return [];
+          if (item.type !== 'function_call') return { events: [] };
           const call = functionCallOf(item);
           emittedCalls.add(call.id);
-          return [{ type: 'tool_call', call }];
+          return { events: [{ type: 'tool_call', call }] };
         }
         case 'response.completed':
         case 'response.incomplete':
-          done = true;
-          return fromFinalResponse((event.response ?? {}) as Json, type === 'response.incomplete');
+          return { events: fromFinalResponse((event.response ?? {}) as Json, type === 'response.incomplete'), done: true };
         case 'response.failed': {
-          done = true;
           const error = ((event.response as Json | undefined)?.error ?? {}) as Json;
-          return [{ type: 'error', error: streamError(parseErrorBody(JSON.stringify({ error })), label, false) }];
+          return { events: [{ type: 'error', error: streamError(parseErrorBody(JSON.stringify({ error })), label, false) }], done: true };
         }
         case 'error':
-          done = true;
-          return [{ type: 'error', error: streamError(parseErrorBody(JSON.stringify({ error: event.error ?? event })), label, false) }];
+          return { events: [{ type: 'error', error: streamError(parseErrorBody(JSON.stringify({ error: event.error ?? event })), label, false) }], done: true };
         default:
-          return [];
+          return { events: [] };
       }
     },
-    onEnd(): StreamEvent[] {
-      return done ? [] : [truncated(label)];
-    },
-  };
+  });
 }

@@ -3,6 +3,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { modelErrorFromFailure } from './errors.js';
+import { ChunkShapeError } from './chunk-schemas.js';
 import { postSse } from './sse-request.js';
 import type { ModelError, StreamEvent, Timeouts, ToolCall } from './types.js';
 
@@ -60,6 +61,47 @@ export async function* driveStream(
       if (event.type === 'finish') return;
     }
   }
+}
+
+/** What a decoder makes of one message: its events, and whether the stream is complete. */
+export type DecodeStep = { readonly events: StreamEvent[]; readonly done?: boolean };
+
+/**
+ * The part the three decoders share: nothing after the end, a data line that is not a JSON
+ * object or a chunk of the wrong shape is one `malformed_stream` error, and a body that ends
+ * before the format's end marker is `truncated_stream`. `chunk` handles a parsed JSON object;
+ * `raw` (optional) sees the data first, for end markers that are not JSON (`[DONE]`).
+ */
+export function frameDecoder(
+  label: string,
+  handlers: {
+    readonly raw?: (data: string) => DecodeStep | undefined;
+    readonly chunk: (value: Record<string, unknown>, message: EventSourceMessage) => DecodeStep;
+  },
+): StreamDecoder {
+  let done = false;
+  const finish = (step: DecodeStep): StreamEvent[] => {
+    if (step.done) done = true;
+    return step.events;
+  };
+  return {
+    onMessage(message) {
+      if (done) return [];
+      const special = handlers.raw?.(message.data);
+      if (special) return finish(special);
+      const parsed = parseJsonData(message.data);
+      if (!parsed.ok) return finish({ events: [malformed(label, 'a data line is not a JSON object')], done: true });
+      try {
+        return finish(handlers.chunk(parsed.value, message));
+      } catch (err) {
+        if (err instanceof ChunkShapeError) return finish({ events: [malformed(label, err.message)], done: true });
+        throw err;
+      }
+    },
+    onEnd() {
+      return done ? [] : [truncated(label)];
+    },
+  };
 }
 
 export function malformed(label: string, detail: string): StreamEvent {
