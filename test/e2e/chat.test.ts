@@ -146,9 +146,9 @@ describe('smart approval and crashes', () => {
     fake.script('main-m', { kind: 'hang', deltas: ['thinking…'] });
     const { spawn } = await import('node:child_process');
     const { IRIS_BIN, cleanEnv } = await import('../helpers/iris.js');
+    const hung = fake.hanging();
     const child = spawn(process.execPath, [IRIS_BIN, 'chat', '-q', 'long task'], { env: cleanEnv({ IRIS_HOME: home, ...env() }), stdio: 'ignore' });
-    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 200));
+    await hung; // the run is mid-stream: its user message is stored, the answer is not
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     const { openSqliteStore } = await import('../../src/store/sqlite-store.js');
@@ -210,10 +210,13 @@ describe('Ctrl-C', () => {
     fake.script('main-m', { kind: 'hang', deltas: ['partial answer'] });
     const { spawn } = await import('node:child_process');
     const { IRIS_BIN, cleanEnv } = await import('../helpers/iris.js');
+    const hung = fake.hanging();
     const child = spawn(process.execPath, [IRIS_BIN, 'chat', '-q', 'slow'], { env: cleanEnv({ IRIS_HOME: home, ...env() }), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    for (let i = 0; i < 100 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await hung;
+    // The fake has sent the partial answer; -q prints nothing until the turn ends, so there is no
+    // output to wait on: give the client a moment to read what is already on its socket.
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('exit', (c) => r(c)));

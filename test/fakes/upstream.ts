@@ -4,6 +4,7 @@
 //
 // This file decides *what* happens (routing, recording, the script, timing, cut-off streams); the
 // modules under `upstream-formats/` decide how each format renders it.
+import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,6 +62,11 @@ export type FakeUpstream = {
   reset(): void;
   /** Stops the server; hanging and delayed responses are cut off (their sockets destroyed). */
   close(): Promise<void>;
+  /**
+   * Resolves once a `hang` answer has written everything it will write (its deltas are on the
+   * wire), so a test can act on a run that is mid-stream without sleeping and hoping.
+   */
+  hanging(timeoutMs?: number): Promise<void>;
 };
 
 /** Usage for answers scripted without one (and for the streamed part of failure behaviours). */
@@ -105,6 +111,8 @@ type Exchange = {
   readonly ctx: AnswerContext;
   /** Aborted by close(), so delayed answers stop waiting. */
   readonly closing: AbortSignal;
+  /** Called once a `hang` answer has written its part. */
+  readonly hung: () => void;
 };
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -191,9 +199,12 @@ async function perform(behaviour: FakeBehaviour, exchange: Exchange): Promise<vo
       return void res.end('{not json');
     case 'hang':
       // Left open on purpose: only the client giving up or close() ends it.
-      if (stream) return sendFrames(res, streamedHead(exchange, behaviour.deltas).head, false);
-      res.writeHead(200, { 'content-type': JSON_TYPE });
-      return res.flushHeaders();
+      if (stream) sendFrames(res, streamedHead(exchange, behaviour.deltas).head, false);
+      else {
+        res.writeHead(200, { 'content-type': JSON_TYPE });
+        res.flushHeaders();
+      }
+      return exchange.hung();
     case 'slow_first_byte':
       try {
         await sleep(behaviour.delayMs, undefined, { signal: exchange.closing });
@@ -253,6 +264,7 @@ export async function startFakeUpstream(options: { models?: string[] } = {}): Pr
   let models = [...(options.models ?? [])];
   let answered = 0;
   const closing = new AbortController();
+  const events = new EventEmitter();
 
   function next(model: string): FakeBehaviour {
     const queue = scripts.get(model);
@@ -283,7 +295,7 @@ export async function startFakeUpstream(options: { models?: string[] } = {}): Pr
     const options = fields.stream_options as { include_usage?: unknown } | undefined;
     answered += 1;
     const ctx = { model, n: answered, includeUsage: options?.include_usage === true };
-    await perform(next(model), { res, format, stream: fields.stream === true, ctx, closing: closing.signal });
+    await perform(next(model), { res, format, stream: fields.stream === true, ctx, closing: closing.signal, hung: () => events.emit('hung') });
   }
 
   const server = createServer((req, res) => {
@@ -313,6 +325,19 @@ export async function startFakeUpstream(options: { models?: string[] } = {}): Pr
       requests.splice(0);
       scripts.clear();
       answered = 0;
+    },
+    hanging(timeoutMs = 10_000) {
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          events.off('hung', onHung);
+          reject(new Error(`the fake upstream answered no request with a hang within ${timeoutMs} ms (${requests.length} requests)`));
+        }, timeoutMs);
+        const onHung = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        events.once('hung', onHung);
+      });
     },
     close() {
       closing.abort();

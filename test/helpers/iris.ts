@@ -27,19 +27,36 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
+/**
+ * How a finished child ends a test run. A normal exit resolves with its code. A run killed by the
+ * timeout, or by a signal, rejects: a hang must never pass as "exit 1" (execFile reports both with
+ * a non-numeric code, which used to be read as 1).
+ */
+function settle(
+  argv: readonly string[],
+  timeoutMs: number,
+  resolve: (result: RunResult) => void,
+  reject: (err: Error) => void,
+): (error: (Error & { code?: unknown; killed?: boolean; signal?: NodeJS.Signals | null }) | null, stdout: string, stderr: string) => void {
+  return (error, stdout, stderr) => {
+    if (!error) return resolve({ code: 0, stdout, stderr });
+    if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
+    const why = error.killed && error.signal === 'SIGTERM' ? `timed out after ${timeoutMs} ms` : error.signal ? `was killed by ${error.signal}` : `failed to run (${String(error.code ?? error.message)})`;
+    reject(new Error(`bin/iris ${argv.join(' ')} ${why}\nstdout: ${stdout}\nstderr: ${stderr}`));
+  };
+}
+
 export function runIris(
   args: readonly string[],
-  options: { home: string; env?: Record<string, string>; nodeArgs?: readonly string[] },
+  options: { home: string; env?: Record<string, string>; nodeArgs?: readonly string[]; timeoutMs?: number },
 ): Promise<RunResult> {
-  return new Promise((resolve) => {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [...(options.nodeArgs ?? []), IRIS_BIN, ...args],
-      { env: cleanEnv({ IRIS_HOME: options.home, ...options.env }), timeout: 15_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
+      { env: cleanEnv({ IRIS_HOME: options.home, ...options.env }), timeout: timeoutMs },
+      settle(args, timeoutMs, resolve, reject),
     );
   });
 }
@@ -48,17 +65,15 @@ export function runIris(
 export function runIrisWithInput(
   args: readonly string[],
   input: string,
-  options: { home: string; env?: Record<string, string>; cwd?: string },
+  options: { home: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number },
 ): Promise<RunResult> {
-  return new Promise((resolve) => {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
       [IRIS_BIN, ...args],
-      { env: cleanEnv({ IRIS_HOME: options.home, ...options.env }), timeout: 20_000, ...(options.cwd ? { cwd: options.cwd } : {}) },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
+      { env: cleanEnv({ IRIS_HOME: options.home, ...options.env }), timeout: timeoutMs, ...(options.cwd ? { cwd: options.cwd } : {}) },
+      settle(args, timeoutMs, resolve, reject),
     );
     child.stdin?.end(input);
   });
