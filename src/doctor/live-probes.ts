@@ -16,7 +16,7 @@ export type LiveProbe = {
   readonly models?: ModelListResult;
 };
 
-export async function probeProvider(use: ProviderUse, env: Env): Promise<LiveProbe> {
+export async function probeProvider(use: ProviderUse, env: Env, identityTimeoutMs: number = IDENTITY_PROBE_TIMEOUT_MS): Promise<LiveProbe> {
   if (use.credential.kind !== 'identity_token') {
     return isProbeable(use) ? { models: await listModels(use.route, { env, timeoutMs: PROBE_TIMEOUT_MS }) } : {};
   }
@@ -26,7 +26,7 @@ export async function probeProvider(use: ProviderUse, env: Env): Promise<LivePro
     scope: use.credential.scope,
     ...(route.identityClientId ? { clientId: route.identityClientId } : {}),
     ...(route.identityTenantId ? { tenantId: route.identityTenantId } : {}),
-    timeoutMs: IDENTITY_PROBE_TIMEOUT_MS,
+    timeoutMs: identityTimeoutMs,
   });
   const token = await identity.getToken();
   if (!token.ok || !isProbeable(use)) return { token };

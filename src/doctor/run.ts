@@ -15,7 +15,7 @@ import { checkConfig, checkEnvFile, checkMainModel } from './checks/config.js';
 import { checkAuxSlots, resolveAuxSlots } from './checks/slots.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
-import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
+import { checkIdentityToken, checkIdentityVariables, IDENTITY_PROBE_TIMEOUT_MS } from './checks/identity.js';
 import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
 import { checkStore } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
@@ -30,6 +30,8 @@ export type DoctorOptions = {
   /** Skip every network probe (models, identity token); local checks still run. */
   readonly offline: boolean;
   readonly processEnv: Env;
+  /** How long the identity-token probe may take; default 10 s (the spec's preflight limit). */
+  readonly identityTimeoutMs?: number;
   /** Told what the live probes check, just before they start (a terminal shows it while it waits). */
   readonly onProbing?: (what: readonly string[]) => void;
 };
@@ -56,18 +58,18 @@ async function webhookCheck(config: Readonly<Config>, paths: HomePaths): Promise
   return checkWebhook(gateway, extra.host, extra.port, bind);
 }
 
-async function liveProbes(uses: readonly ProviderUse[], env: Env): Promise<LiveProbe[]> {
+async function liveProbes(uses: readonly ProviderUse[], env: Env, identityTimeoutMs: number): Promise<LiveProbe[]> {
   const { probeProvider } = await import('./live-probes.js');
-  return Promise.all(uses.map((use) => probeProvider(use, env)));
+  return Promise.all(uses.map((use) => probeProvider(use, env, identityTimeoutMs)));
 }
 
-function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined): CheckResult[] {
+function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined, identityTimeoutMs: number): CheckResult[] {
   const checks = [checkCredential(use)];
   const endpoint = checkEndpoint(use);
   if (endpoint) checks.push(endpoint);
   if (use.credential.kind === 'identity_token') {
     checks.push(checkIdentityVariables(env));
-    if (probe?.token) checks.push(checkIdentityToken(probe.token, use.credential.scope));
+    if (probe?.token) checks.push(checkIdentityToken(probe.token, use.credential.scope, identityTimeoutMs));
   }
   if (probe?.models) checks.push(checkProbe(use, probe.models));
   return checks;
@@ -76,19 +78,20 @@ function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined
 async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuthView, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
   const uses = findProvidersInUse(config, env, options.processEnv, oauth);
   const ghRoutes = await forgeCommentRoutes(config, paths);
+  const identityTimeout = options.identityTimeoutMs ?? IDENTITY_PROBE_TIMEOUT_MS;
   if (!options.offline) {
     const probed = uses.filter((use) => use.credential.kind === 'identity_token' || isProbeable(use));
     if (probed.length > 0) options.onProbing?.(probed.map(probeDescription));
   }
   const [probes, gh, webhook] = await Promise.all([
-    options.offline ? undefined : liveProbes(uses, env),
+    options.offline ? undefined : liveProbes(uses, env, identityTimeout),
     ghRoutes.length > 0 ? readGhFacts(env) : undefined,
     webhookCheck(config, paths),
   ]);
   return [
     checkMainModel(config),
     ...checkAuxSlots(resolveAuxSlots(config, env, oauth)),
-    ...uses.flatMap((use, i) => providerChecks(use, env, probes?.[i])),
+    ...uses.flatMap((use, i) => providerChecks(use, env, probes?.[i], identityTimeout)),
     ...(gh ? [checkGh(gh, ghRoutes)] : []),
     ...(webhook ? [webhook] : []),
   ];

@@ -6,11 +6,15 @@ import { runDoctor } from '../../doctor/run.js';
 import type { DoctorReport } from '../../doctor/types.js';
 import { redactStrings } from '../../log/redact.js';
 import { printData, printJson } from '../console.js';
-import { EXIT } from '../exit-codes.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
 import { startSpinner, waitingText, type Spinner } from '../spinner.js';
 
-export async function doctor(options: { offline?: boolean; json?: boolean }): Promise<number> {
+export async function doctor(options: { offline?: boolean; json?: boolean; identityTimeout?: string }): Promise<number> {
   const offline = options.offline === true;
+  const seconds = options.identityTimeout === undefined ? undefined : Number(options.identityTimeout);
+  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1 || seconds > 120)) {
+    throw new CliFailure('usage', `--identity-timeout must be a whole number of seconds from 1 to 120 (got "${options.identityTimeout}")`);
+  }
   // Findings quote outside text (SDK and CLI messages): credential-shaped parts are cut out again here.
   let spinner: Spinner | undefined;
   const onProbing = (what: readonly string[]) => {
@@ -18,7 +22,7 @@ export async function doctor(options: { offline?: boolean; json?: boolean }): Pr
   };
   let found: DoctorReport;
   try {
-    found = await runDoctor({ offline, processEnv: process.env, onProbing });
+    found = await runDoctor({ offline, processEnv: process.env, onProbing, ...(seconds !== undefined ? { identityTimeoutMs: seconds * 1000 } : {}) });
   } finally {
     spinner?.stop();
   }

@@ -7,8 +7,9 @@ export function registerDoctor(program: Command, setExit: SetExitCode): void {
     .command('doctor')
     .description('check the home, config, credentials (with live probes), gh, the webhook port and the store; say how to fix each problem')
     .option('--offline', 'skip the live probes of models and identity tokens')
+    .option('--identity-timeout <seconds>', 'how long the identity-token probe may take (default 10)')
     .option('--json', 'print as JSON')
-    .action(async (options: { offline?: boolean; json?: boolean }) => {
+    .action(async (options: { offline?: boolean; json?: boolean; identityTimeout?: string }) => {
       const { doctor } = await import('../commands/doctor.js');
       setExit(await doctor(options));
     });

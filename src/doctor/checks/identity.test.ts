@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IdentityError, TokenResult } from '../../providers/identity/types.js';
-import { checkIdentityToken, checkIdentityVariables, IDENTITY_VARIABLES, presentIdentityVariables } from './identity.js';
+import { checkIdentityToken, checkIdentityVariables, IDENTITY_PROBE_TIMEOUT_MS, IDENTITY_VARIABLES, presentIdentityVariables } from './identity.js';
 
 const SCOPE = 'https://ai.azure.com/.default';
 
@@ -61,5 +61,12 @@ describe('checkIdentityToken', () => {
     ['invalid_config', 'correct the value named above; model.identity.scope can be deleted to use the default scope'],
   ] as const)('%s has its own fix', (code, fix) => {
     expect(checkIdentityToken(failure(code, 'm'), SCOPE)).toEqual({ id: 'identity_token', name: 'identity token', status: 'fail', finding: 'm', fix });
+  });
+
+  it('the probe has the spec\'s 10 s unless told otherwise, and the fix names the time it had', () => {
+    expect(IDENTITY_PROBE_TIMEOUT_MS).toBe(10_000);
+    expect(checkIdentityToken(failure('timeout', 'm'), SCOPE, 3_000).fix).toBe(
+      'a source did not answer within 3 s: check that its endpoint is reachable from this machine, or unset its variables',
+    );
   });
 });

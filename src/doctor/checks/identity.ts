@@ -36,7 +36,7 @@ const NO_CREDENTIAL_FIX =
   'set CLOUD_TENANT_ID, CLOUD_CLIENT_ID and CLOUD_CLIENT_SECRET (iris config set CLOUD_CLIENT_SECRET <secret>), ' +
   'run on a managed identity (a user-assigned one needs CLOUD_CLIENT_ID), or sign in with az login';
 
-function tokenFix(error: Extract<TokenResult, { ok: false }>['error']): string {
+function tokenFix(error: Extract<TokenResult, { ok: false }>['error'], timeoutMs: number): string {
   switch (error.code) {
     case 'no_credential':
       return NO_CREDENTIAL_FIX;
@@ -48,7 +48,7 @@ function tokenFix(error: Extract<TokenResult, { ok: false }>['error']): string {
       );
     }
     case 'timeout':
-      return `a source did not answer within ${IDENTITY_PROBE_TIMEOUT_MS / 1000} s: check that its endpoint is reachable from this machine, or unset its variables`;
+      return `a source did not answer within ${timeoutMs / 1000} s: check that its endpoint is reachable from this machine, or unset its variables`;
     case 'invalid_config':
       return 'correct the value named above; model.identity.scope can be deleted to use the default scope';
     case 'cancelled':
@@ -56,10 +56,11 @@ function tokenFix(error: Extract<TokenResult, { ok: false }>['error']): string {
   }
 }
 
-export function checkIdentityToken(result: TokenResult, scope: string): CheckResult {
+/** `timeoutMs`: how long the probe was given (the 10 s default, or iris doctor --identity-timeout). */
+export function checkIdentityToken(result: TokenResult, scope: string, timeoutMs: number = IDENTITY_PROBE_TIMEOUT_MS): CheckResult {
   const id = 'identity_token';
   const name = 'identity token';
   if (result.ok) return ok(id, name, `${result.source} returned a token for ${scope}`);
   const details = result.error.attempts.map((a) => `${a.source}: ${a.message}`);
-  return fail(id, name, result.error.message, tokenFix(result.error), details);
+  return fail(id, name, result.error.message, tokenFix(result.error, timeoutMs), details);
 }
