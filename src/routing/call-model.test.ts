@@ -63,7 +63,8 @@ async function call(slot: SlotId, config: Record<string, unknown>, environment =
 const fail = (behaviour: FakeBehaviour) => fake.script('slot-model', behaviour);
 
 describe.each(SLOT_IDS)('slot %s', (slot) => {
-  it.skipIf(slot === 'main')('auto: served by the main model', async () => {
+  // Aux slots only: main has no auto and no task chain (registered only where they apply, never skipped).
+  if (slot !== 'main') it('auto: served by the main model', async () => {
     const { result, models } = await call(slot, { model: { provider: 'openai', default: 'main-model' } });
     expect(result).toMatchObject({ ok: true, text: 'ok', report: { served: { provider: 'openai', model: 'main-model', reason: 'auto' } } });
     expect(models).toEqual(['main-model']);
@@ -91,7 +92,8 @@ describe.each(SLOT_IDS)('slot %s', (slot) => {
     ]);
   });
 
-  it.skipIf(slot === 'main')('capacity failure: the task fallback_chain serves', async () => {
+  // Aux slots only: main has no auto and no task chain (registered only where they apply, never skipped).
+  if (slot !== 'main') it('capacity failure: the task fallback_chain serves', async () => {
     fail({ kind: 'overloaded' });
     const { result, models, logged } = await call(slot, pinned(slot, {}, [{ provider: 'openai', model: 'chain-model' }]));
     expect(result.report.served).toMatchObject({ provider: 'openai', model: 'chain-model', reason: 'task_fallback_chain' });
@@ -162,9 +164,8 @@ describe('retries, output and exhaustion', () => {
     fake.script('slot-model', { kind: 'slow_first_byte', delayMs: 2000, then: { kind: 'text', deltas: ['late'] } });
     const config = pinned('title_generation');
     (config.auxiliary as Record<string, Record<string, unknown>>).title_generation!.timeout = 1;
-    const started = Date.now();
     const { result, models } = await call('title_generation', config);
-    expect(Date.now() - started).toBeLessThan(1900);
+    // The slot model answers after 2 s; the fallback serving proves the 1 s timeout cut it (no wall-clock bound: noisy).
     expect(models).toEqual(['slot-model', AGGREGATOR_MODEL]);
     expect(result.report.attempts[0]).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/^timeout: anthropic · slot-model: no answer within the slot timeout \(1000 ms\)/) });
   });

@@ -17,22 +17,22 @@ describe('parsePayload', () => {
 
   it('parses a JSON object', () => {
     expect(parsePayload(bytes('{"action":"opened","pull_request":{"number":7}}'), json)).toEqual({
-      ok: true, json: expect.any(String),
+      ok: true, json: '{"action":"opened","pull_request":{"number":7}}',
       payload: { action: 'opened', pull_request: { number: 7 } },
     });
-    expect(parsePayload(bytes('{}'), json)).toEqual({ ok: true, json: expect.any(String), payload: {} });
+    expect(parsePayload(bytes('{}'), json)).toEqual({ ok: true, json: '{}', payload: {} });
   });
 
   it.each([undefined, '', 'text/plain', 'application/json; charset=utf-8', 'application/vnd.custom+json', 'multipart/form-data'])(
     'parses the body as JSON for content type %j',
     (contentType) => {
-      expect(parsePayload(bytes('{"a":1}'), contentType)).toEqual({ ok: true, json: expect.any(String), payload: { a: 1 } });
+      expect(parsePayload(bytes('{"a":1}'), contentType)).toEqual({ ok: true, json: '{"a":1}', payload: { a: 1 } });
     },
   );
 
   it('strips a UTF-8 byte order mark', () => {
     expect(parsePayload(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes('{"a":"é"}')]), json)).toEqual({
-      ok: true, json: expect.any(String),
+      ok: true, json: '{"a":"é"}',
       payload: { a: 'é' },
     });
   });
@@ -60,7 +60,7 @@ describe('parsePayload', () => {
 
   it("reads GitHub's form encoding from its payload field", () => {
     expect(parsePayload(formBody('{"action":"opened","title":"a+b & c"}'), form)).toEqual({
-      ok: true, json: expect.any(String),
+      ok: true, json: '{"action":"opened","title":"a+b & c"}',
       payload: { action: 'opened', title: 'a+b & c' },
     });
   });
@@ -68,12 +68,12 @@ describe('parsePayload', () => {
   it.each(['application/x-www-form-urlencoded; charset=utf-8', 'Application/X-WWW-Form-Urlencoded', ' application/x-www-form-urlencoded ;x=y'])(
     'matches the form content type %j case-insensitively, ignoring parameters',
     (contentType) => {
-      expect(parsePayload(formBody('{"a":1}'), contentType)).toEqual({ ok: true, json: expect.any(String), payload: { a: 1 } });
+      expect(parsePayload(formBody('{"a":1}'), contentType)).toEqual({ ok: true, json: '{"a":1}', payload: { a: 1 } });
     },
   );
 
   it('decodes + as a space and percent escapes as UTF-8 in the form field', () => {
-    expect(parsePayload(bytes('payload=%7B%22t%22%3A%22a+b%20%C3%A9%22%7D'), form)).toEqual({ ok: true, json: expect.any(String), payload: { t: 'a b é' } });
+    expect(parsePayload(bytes('payload=%7B%22t%22%3A%22a+b%20%C3%A9%22%7D'), form)).toEqual({ ok: true, json: '{"t":"a b é"}', payload: { t: 'a b é' } });
   });
 
   it('requires the payload field in a form body', () => {
@@ -89,7 +89,7 @@ describe('parsePayload', () => {
   });
 
   it('takes the first payload field when there are several', () => {
-    expect(parsePayload(bytes('payload=%7B%22n%22%3A1%7D&payload=%7B%22n%22%3A2%7D'), form)).toEqual({ ok: true, json: expect.any(String), payload: { n: 1 } });
+    expect(parsePayload(bytes('payload=%7B%22n%22%3A1%7D&payload=%7B%22n%22%3A2%7D'), form)).toEqual({ ok: true, json: '{"n":1}', payload: { n: 1 } });
   });
 
   it(`accepts nesting up to ${MAX_PAYLOAD_DEPTH} levels and refuses deeper`, () => {
@@ -105,7 +105,7 @@ describe('parsePayload', () => {
 
   it('keeps a __proto__ key as plain data', () => {
     const result = parsePayload(bytes('{"__proto__":{"polluted":true}}'), json);
-    expect(result).toEqual({ ok: true, json: expect.any(String), payload: JSON.parse('{"__proto__":{"polluted":true}}') });
+    expect(result).toEqual({ ok: true, json: '{"__proto__":{"polluted":true}}', payload: JSON.parse('{"__proto__":{"polluted":true}}') });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { postEvent, startGatewayProcess, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
+import { SESSION_ID_PATTERN } from '../../src/store/ids.js';
 
 let fake: FakeUpstream;
 let dir: string;
@@ -106,7 +107,7 @@ describe('a pull request event becomes a review comment', () => {
 
     const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery');
     expect(row).toMatchObject({ delivery_id: 'gh-1', run_attempts: 1, delivery_attempts: 1, reason: null });
-    expect(row.session).toMatch(/.+/);
+    expect(row.session).toMatch(SESSION_ID_PATTERN);
     expect(await comments()).toEqual([expect.objectContaining({ argv: ['pr', 'comment', '42', '--repo', 'octo/hello', '--body-file', '-'], body: 'Looks good to me.' })]);
 
     const first = fake.requests[0]!.body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
