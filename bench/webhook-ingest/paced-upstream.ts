@@ -99,7 +99,8 @@ export async function startPacedUpstream(options: { paceMs: number; streamSecond
   function relay(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
     let model = '';
     try {
-      model = String((JSON.parse(raw.toString('utf8')) as { model?: unknown }).model ?? '');
+      const named = (JSON.parse(raw.toString('utf8')) as { model?: unknown }).model;
+      model = typeof named === 'string' ? named : '';
     } catch {
       // not JSON: forwarded as it is, the fake answers it
     }

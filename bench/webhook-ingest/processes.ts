@@ -60,7 +60,7 @@ export function startServer(name: string, argv: readonly string[], env: NodeJS.P
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
   };
-  child.stderr!.on('data', keep);
+  child.stderr.on('data', keep);
   const server: Omit<Server, 'origin'> = {
     name,
     pid: child.pid ?? -1,
@@ -89,7 +89,7 @@ export function startServer(name: string, argv: readonly string[], env: NodeJS.P
       clearTimeout(timer);
       reject(new Error(`${name} could not be started: ${err.message}`));
     });
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       keep(chunk);
       if (listening) return;
       lines += chunk.toString('utf8');

@@ -30,7 +30,7 @@ describe('nextPollStep', () => {
   const error = (name: string, description?: string): PollAnswer => ({ kind: 'error', error: name, description });
   const tokens = { access_token: 'a', token_type: 'Bearer' };
   it.each([
-    ['tokens', { kind: 'tokens', answer: tokens } as PollAnswer, 5, 60_000, { kind: 'done', answer: tokens }],
+    ['tokens', { kind: 'tokens', answer: tokens }, 5, 60_000, { kind: 'done', answer: tokens }],
     ['authorization_pending', error('authorization_pending'), 5, 60_000, { kind: 'wait', intervalS: 5 }],
     ['slow_down adds 5 s', error('slow_down'), 5, 60_000, { kind: 'wait', intervalS: 10 }],
     ['slow_down from 0', error('slow_down'), 0, 60_000, { kind: 'wait', intervalS: 5 }],
@@ -39,7 +39,7 @@ describe('nextPollStep', () => {
     ['pending past the deadline', error('authorization_pending'), 5, 0, { kind: 'fail', code: 'expired_token', message: 'the code expired before the sign-in was approved' }],
     ['slow_down past the deadline', error('slow_down'), 5, -1, { kind: 'fail', code: 'expired_token', message: 'the code expired before the sign-in was approved' }],
     ['another OAuth error', error('invalid_client', 'unknown client'), 5, 60_000, { kind: 'fail', code: 'oauth_error', message: 'the authorization server answered invalid_client: unknown client' }],
-    ['not OAuth at all', { kind: 'broken', message: 'POST x answered 502 with no JSON' } as PollAnswer, 5, 60_000, { kind: 'fail', code: 'oauth_error', message: 'POST x answered 502 with no JSON' }],
+    ['not OAuth at all', { kind: 'broken', message: 'POST x answered 502 with no JSON' }, 5, 60_000, { kind: 'fail', code: 'oauth_error', message: 'POST x answered 502 with no JSON' }],
   ] as const)('%s', (_name, answer, interval, left, expected) => {
     expect(nextPollStep(answer, interval, left)).toEqual(expected);
   });

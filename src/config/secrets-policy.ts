@@ -37,5 +37,5 @@ function maskNode(node: unknown, secret: boolean): unknown {
     );
   }
   if (!secret || node === null || node === undefined) return node;
-  return maskSecret(String(node));
+  return maskSecret(typeof node === 'string' ? node : (JSON.stringify(node) ?? ''));
 }

@@ -89,7 +89,7 @@ describe('validateConfig defaults', () => {
 
   it('does not share default objects between reads', () => {
     const first = validateConfig({}).config;
-    (first.auxiliary.vision.extra_body as Record<string, unknown>).x = 1;
+    (first.auxiliary.vision.extra_body).x = 1;
     expect(validateConfig({}).config.auxiliary.vision.extra_body).toEqual({});
   });
 });

@@ -46,9 +46,13 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function normalizeKeyEnv(entry: unknown): void {
   if (!isMap(entry)) return;
   const present = KEY_ENV_ALIASES.filter((alias) => alias in entry);
-  if (entry.key_env === undefined && present.length > 0) {
-    const valid = present.find((alias) => typeof entry[alias] === 'string' && ENV_NAME.test(entry[alias] as string));
-    entry.key_env = entry[valid ?? (present[0] as string)];
+  const [first] = present;
+  if (entry.key_env === undefined && first !== undefined) {
+    const valid = present.find((alias) => {
+      const value = entry[alias];
+      return typeof value === 'string' && ENV_NAME.test(value);
+    });
+    entry.key_env = entry[valid ?? first];
   }
   for (const alias of present) delete entry[alias];
 }
@@ -110,7 +114,13 @@ function describeValue(value: unknown, secret: boolean): string {
   if (secret) return 'value (hidden) is not valid';
   if (Array.isArray(value)) return 'a list is not valid';
   if (isMap(value)) return 'a mapping is not valid';
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  // What is left is a scalar (lists and mappings returned above).
+  const text =
+    typeof value === 'string'
+      ? JSON.stringify(value)
+      : typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
+        ? String(value)
+        : (JSON.stringify(value) ?? typeof value);
   return `${text.length > 60 ? `${text.slice(0, 57)}…` : text} is not valid`;
 }
 
@@ -157,7 +167,7 @@ export function validateConfig(raw: unknown): ValidatedConfig {
     if (result.success) return { config: result.data, problems, unknownKeys };
     const outer = result.error.issues[0];
     if (!outer) break;
-    const issue = innermostIssue(outer as Issue);
+    const issue = innermostIssue(outer);
     const keyProblem = issue.code === 'invalid_key';
     const path: ConfigPath = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
     const value = valueAt(data, path);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText, serializeDocument, setScalarIn } from './yaml-document.js';
+import type { Doc } from '../../test/helpers/documents.js';
 
 function parse(text: string) {
   const parsed = parseConfigText(text, 'config.yaml');
@@ -57,7 +58,7 @@ describe('setScalarIn', () => {
     expect(text).toContain('model:\n  provider: openrouter\n');
     expect(text).toContain('# top comment');
     expect(text).toContain('my_future_key: keep me');
-    expect(doc.toJS().model).toEqual({ provider: 'openrouter' });
+    expect((doc.toJS() as Doc).model).toEqual({ provider: 'openrouter' });
   });
 
   it('creates missing nested maps', () => {
@@ -78,7 +79,7 @@ describe('setScalarIn', () => {
   it('sets a field of an existing list item by index and refuses a missing index', () => {
     const doc = parse('fallback_providers:\n  - provider: a\n    model: b\n');
     expect(setScalarIn(doc, ['fallback_providers', '0', 'model'], 'c').ok).toBe(true);
-    expect(doc.toJS().fallback_providers).toEqual([{ provider: 'a', model: 'c' }]);
+    expect((doc.toJS() as Doc).fallback_providers).toEqual([{ provider: 'a', model: 'c' }]);
     const missing = setScalarIn(doc, ['fallback_providers', '3', 'model'], 'c');
     expect(missing.ok ? '' : missing.error.message).toBe(
       'fallback_providers.3: no list item 3 (the list has 1)',
@@ -117,6 +118,6 @@ describe('anchors, aliases and merge keys', () => {
 
   it('reads merge keys', () => {
     const doc = parse('base: &b {provider: openai, model: gpt-4.1}\nvision:\n  <<: *b\n  timeout: 5\n');
-    expect(doc.toJS().vision).toEqual({ provider: 'openai', model: 'gpt-4.1', timeout: 5 });
+    expect((doc.toJS() as Doc).vision).toEqual({ provider: 'openai', model: 'gpt-4.1', timeout: 5 });
   });
 });

@@ -1,6 +1,6 @@
 // config.yaml as a YAML Document, so that edits keep the user's comments, key order, quoting
 // and unknown keys. Every write goes through `setScalarIn`; nothing here touches the disk.
-import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { fail, type Result } from './result.js';
 import { errorMessage } from '../domain/error-message.js';
 
@@ -68,7 +68,7 @@ export function setScalarIn(
   value: Scalar,
 ): Result<{ previous: unknown }> {
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
-    doc.contents = doc.createNode({}) as Node as typeof doc.contents;
+    doc.contents = doc.createNode({});
   }
   if (!isMap(doc.contents)) {
     return fail('not_a_mapping', 'the top level of config.yaml is not a mapping; fix the file first');
@@ -84,7 +84,7 @@ export function setScalarIn(
         return fail('invalid_key', `${here}: no list item ${segment} (the list has ${node.items.length})`);
       }
       const child = materialize(doc, node.items[index]);
-      node.items[index] = child as (typeof node.items)[number];
+      node.items[index] = child;
       if (last) {
         if (isCollection(child)) return notScalar(here);
         const previous = isScalar(child) ? child.value : child;

@@ -17,6 +17,7 @@ import {
   validateForgeTarget,
 } from './forge-comment.js';
 import type { ForgeCommentFailureCode, ForgeCommentInput } from './forge-comment.js';
+import { stringContaining, stringMatching } from '../../test/helpers/documents.js';
 
 const FAKE_GH = fileURLToPath(new URL('../../test/fakes/fake-gh.mjs', import.meta.url));
 
@@ -59,12 +60,12 @@ describe('validateForgeTarget', () => {
   ])('rejects %j', (extra, error) => {
     const check = validateForgeTarget(extra);
     expect(check.ok).toBe(false);
-    expect(check).toMatchObject({ error: expect.stringContaining(error) });
+    expect(check).toMatchObject({ error: stringContaining(error) });
   });
 
   it('quotes a rejected value briefly', () => {
     expect(validateForgeTarget({ repo: 'o/r', pr_number: 'x'.repeat(1_000) })).toMatchObject({
-      error: expect.stringMatching(/got "x{120}…"$/),
+      error: stringMatching(/got "x{120}…"$/),
     });
   });
 });
@@ -132,7 +133,7 @@ describe('classifyGhRun', () => {
   it.each(cases)('%s → %s (retryable: %s)', (_name, run, code, retryable, text) => {
     const result = classifyGhRun(run, context);
     expect(result).toMatchObject({ ok: false, code, retryable });
-    expect(result).toMatchObject({ message: expect.stringContaining(text) });
+    expect(result).toMatchObject({ message: stringContaining(text) });
   });
 
   it('quotes only the first line of stderr, bounded, with credentials redacted', () => {
@@ -243,7 +244,7 @@ describe.skipIf(process.platform === 'win32')('posting through the fake gh', () 
   it('signed out: gh_unauthenticated, not retryable, and the unread stdin does not crash the run', async () => {
     const result = await postForgeComment(input('hi', gatewayEnv({ FAKE_GH_MODE: 'unauthenticated' })));
     expect(result).toMatchObject({ ok: false, code: 'gh_unauthenticated', retryable: false });
-    expect(result).toMatchObject({ message: expect.stringContaining('run `gh auth login` there, or set GH_TOKEN') });
+    expect(result).toMatchObject({ message: stringContaining('run `gh auth login` there, or set GH_TOKEN') });
     expect((await calls())[0]?.body).toBeNull();
   });
 
@@ -252,7 +253,7 @@ describe.skipIf(process.platform === 'win32')('posting through the fake gh', () 
       ok: false,
       code: 'repo_not_found',
       retryable: false,
-      message: expect.stringContaining("Could not resolve to a Repository with the name 'octo/hello'"),
+      message: stringContaining("Could not resolve to a Repository with the name 'octo/hello'"),
     });
     expect(await postForgeComment(input('hi', gatewayEnv({ FAKE_GH_MODE: 'pr-not-found' })))).toMatchObject({
       ok: false,
@@ -273,16 +274,16 @@ describe.skipIf(process.platform === 'win32')('posting through the fake gh', () 
   it('gh not installed: gh_missing, saying how to fix it', async () => {
     const noGh = await postForgeComment(input('hi', { ...gatewayEnv(), PATH: join(dir, 'empty') }));
     expect(noGh).toMatchObject({ ok: false, code: 'gh_missing', retryable: false });
-    expect(noGh).toMatchObject({ message: expect.stringMatching(/install it .*or set IRIS_GH_BIN/) });
+    expect(noGh).toMatchObject({ message: stringMatching(/install it .*or set IRIS_GH_BIN/) });
     const wrongPath = await postForgeComment(input('hi', gatewayEnv({ IRIS_GH_BIN: join(dir, 'nope', 'gh') })));
-    expect(wrongPath).toMatchObject({ ok: false, code: 'gh_missing', message: expect.stringContaining(join(dir, 'nope', 'gh')) });
+    expect(wrongPath).toMatchObject({ ok: false, code: 'gh_missing', message: stringContaining(join(dir, 'nope', 'gh')) });
   });
 
   it('a hung gh: stopped at the timeout, retryable, and the process is gone', async () => {
     const started = Date.now();
     const result = await postForgeComment(input('hi', gatewayEnv({ FAKE_GH_MODE: 'hang' }), { timeoutMs: 1_000 }));
     expect(Date.now() - started).toBeLessThan(4_000);
-    expect(result).toMatchObject({ ok: false, code: 'timeout', retryable: true, message: expect.stringContaining('1000 ms') });
+    expect(result).toMatchObject({ ok: false, code: 'timeout', retryable: true, message: stringContaining('1000 ms') });
     const pid = (await calls())[0]?.pid ?? 0;
     expect(pid).toBeGreaterThan(0);
     strays.push(pid);
@@ -321,7 +322,7 @@ describe.skipIf(process.platform === 'win32')('posting through the fake gh', () 
       const delivery = await deliverForgeComment(input('hi', gatewayEnv({ FAKE_GH_MODE: 'fail-times:2' })), {
         sleep: async (ms) => void slept.push(ms),
       });
-      expect(delivery.result).toMatchObject({ ok: true, url: expect.stringContaining('/octo/hello/pull/42#issuecomment-') });
+      expect(delivery.result).toMatchObject({ ok: true, url: stringContaining('/octo/hello/pull/42#issuecomment-') });
       expect(delivery.attempts.map((a) => (a.ok ? 'ok' : a.code))).toEqual(['failed', 'failed', 'ok']);
       expect(slept).toEqual([1_000, 4_000]);
       const seen = await calls();

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import { readStoreFacts } from './store-probe.js';
+import { stringMatching } from '../../test/helpers/documents.js';
+import type BetterSqlite3 from 'better-sqlite3';
 
 let dir: string;
 let path: string;
@@ -53,7 +55,7 @@ describe('readStoreFacts', () => {
 
   it('a newer schema is read, not refused here (the check decides)', async () => {
     await makeStore();
-    const Database = createRequire(import.meta.url)('better-sqlite3');
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
     const db = new Database(path);
     db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(99, 'future', 0);
     db.close();
@@ -66,7 +68,7 @@ describe('readStoreFacts', () => {
       kind: 'error',
       path,
       code: 'corrupt',
-      message: expect.stringMatching(/is damaged or not an SQLite database/),
+      message: stringMatching(/is damaged or not an SQLite database/),
     });
   });
 });

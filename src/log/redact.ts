@@ -71,7 +71,7 @@ function redactObject(value: object, depth: number, seen: WeakSet<object>): unkn
     if (isSecretKeyName(key) && item !== '' && item !== null && item !== undefined) out[key] = REDACTED;
     else if (key.toLowerCase() === 'headers' && item !== null && typeof item === 'object') {
       out[key] = Object.fromEntries(
-        Object.entries(item).map(([h, v]) => [h, isSensitiveHeader(h) ? REDACTED : redactValue(v, depth + 2, seen)]),
+        Object.entries(item as Record<string, unknown>).map(([h, v]) => [h, isSensitiveHeader(h) ? REDACTED : redactValue(v, depth + 2, seen)]),
       );
     } else out[key] = redactValue(item, depth + 1, seen);
   }

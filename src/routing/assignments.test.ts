@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText, serializeDocument } from '../config/yaml-document.js';
 import { setAuxModel, setMainModel } from './assignments.js';
+import type { Doc } from '../../test/helpers/documents.js';
 
 function doc(text: string) {
   const parsed = parseConfigText(text, 'config.yaml');
@@ -47,20 +48,20 @@ describe('setMainModel', () => {
       dropped: ['model.api_mode', 'model.auth_mode', 'model.context_length'],
       staleAux: [{ task: 'vision', provider: 'cloud-hosted', model: 'vis-dep' }],
     });
-    expect(d.toJS().model).toEqual({ provider: 'openai', default: 'gpt-5.1', base_url: '' });
+    expect((d.toJS() as Doc).model).toEqual({ provider: 'openai', default: 'gpt-5.1', base_url: '' });
     expect(serializeDocument(d)).toContain('provider: openai # my resource');
   });
 
   it('keeps api_mode and base_url when only the model changes, but drops context_length', () => {
     const d = doc('model:\n  provider: custom\n  default: a\n  base_url: http://localhost:8080/v1\n  api_mode: chat_completions\n  context_length: 8192\n');
     expect(setMainModel(d, 'custom', 'b')).toMatchObject({ ok: true, dropped: ['model.context_length'] });
-    expect(d.toJS().model).toEqual({ provider: 'custom', default: 'b', base_url: 'http://localhost:8080/v1', api_mode: 'chat_completions' });
+    expect((d.toJS() as Doc).model).toEqual({ provider: 'custom', default: 'b', base_url: 'http://localhost:8080/v1', api_mode: 'chat_completions' });
   });
 
   it('replaces an older picker model.model', () => {
     const d = doc('model:\n  provider: openai\n  model: gpt-4.1\n');
     expect(setMainModel(d, 'openai', 'gpt-5.1')).toMatchObject({ ok: true, previous: { provider: 'openai', model: 'gpt-4.1' }, dropped: ['model.model'] });
-    expect(d.toJS().model).toEqual({ provider: 'openai', default: 'gpt-5.1' });
+    expect((d.toJS() as Doc).model).toEqual({ provider: 'openai', default: 'gpt-5.1' });
   });
 
   it.each([
@@ -85,10 +86,10 @@ describe('setAuxModel', () => {
     const d = doc('auxiliary:\n  curator: { timeout: 900 }\n');
     const all = setAuxModel(d, { kind: 'all' }, 'openrouter', 'google/gemini-2.5-flash');
     expect(all.ok && all.tasks).toHaveLength(11);
-    const data = d.toJS().auxiliary as Record<string, Record<string, unknown>>;
+    const data = (d.toJS() as Doc).auxiliary as Record<string, Record<string, unknown>>;
     expect(Object.values(data).every((t) => t.provider === 'openrouter' && t.model === 'google/gemini-2.5-flash')).toBe(true);
     expect(setAuxModel(d, { kind: 'reset' }, '', '')).toMatchObject({ ok: true, reset: true, provider: 'auto', model: '' });
-    const reset = d.toJS().auxiliary as Record<string, Record<string, unknown>>;
+    const reset = (d.toJS() as Doc).auxiliary as Record<string, Record<string, unknown>>;
     expect(Object.keys(reset)).toHaveLength(11);
     expect(reset.curator).toEqual({ timeout: 900, provider: 'auto', model: '' });
     expect(Object.values(reset).every((t) => t.provider === 'auto' && t.model === '')).toBe(true);
@@ -110,13 +111,13 @@ describe('provider switches on aux slots', () => {
       ok: true,
       cleared: { vision: ['api_key', 'base_url', 'key_env', 'api_mode'] },
     });
-    expect(d.toJS().auxiliary.vision).toEqual({ provider: 'openrouter', model: 'google/gemini-2.5-flash', api_key: '', base_url: '', timeout: 90 });
+    expect((d.toJS() as Doc).auxiliary?.vision).toEqual({ provider: 'openrouter', model: 'google/gemini-2.5-flash', api_key: '', base_url: '', timeout: 90 });
   });
 
   it('keeps them when the provider stays the same', () => {
     const d = doc('auxiliary:\n  vision: { provider: openai, model: gpt-4.1, api_key: sk-proj-x }\n');
     expect(setAuxModel(d, { kind: 'one', task: 'vision' }, 'openai', 'gpt-5.1')).toMatchObject({ ok: true, cleared: {} });
-    expect(d.toJS().auxiliary.vision.api_key).toBe('sk-proj-x');
+    expect((d.toJS() as Doc).auxiliary?.vision?.api_key).toBe('sk-proj-x');
   });
 
   it('reports an auto slot with its own model as stale after a main switch', () => {

@@ -6,6 +6,7 @@ import { validateConfig } from '../config/validate.js';
 import { createApiModeMemory } from '../providers/provider-client.js';
 import { callModel, snapshotRoutes, streamTask, type RoutingDeps } from './call-model.js';
 import { SLOT_IDS, type SlotId } from './resolve.js';
+import { stringMatching } from '../../test/helpers/documents.js';
 
 let fake: FakeUpstream;
 beforeAll(async () => {
@@ -99,7 +100,7 @@ describe.each(SLOT_IDS)('slot %s', (slot) => {
     expect(result.report.served).toMatchObject({ provider: 'openai', model: 'chain-model', reason: 'task_fallback_chain' });
     expect(models).toEqual(['slot-model', 'chain-model']);
     expect(logged.filter((l) => l.message === 'model fallback')).toEqual([
-      { level: 'info', fields: { task: slot, from: 'anthropic · slot-model', to: 'openai · chain-model', reason: expect.stringMatching(/^overloaded: /) }, message: 'model fallback' },
+      { level: 'info', fields: { task: slot, from: 'anthropic · slot-model', to: 'openai · chain-model', reason: stringMatching(/^overloaded: /) }, message: 'model fallback' },
     ]);
   });
 
@@ -124,7 +125,7 @@ describe.each(SLOT_IDS)('slot %s', (slot) => {
     expect(result.ok ? '' : result.error.code).toBe('bad_request');
     expect(models).toEqual(['slot-model']);
     expect(result.report.attempts).toEqual([
-      { provider: 'anthropic', model: 'slot-model', reason: slot === 'main' ? 'main' : 'task', outcome: 'failed', detail: expect.stringMatching(/^bad_request: /) },
+      { provider: 'anthropic', model: 'slot-model', reason: slot === 'main' ? 'main' : 'task', outcome: 'failed', detail: stringMatching(/^bad_request: /) },
     ]);
   });
 });
@@ -167,7 +168,7 @@ describe('retries, output and exhaustion', () => {
     const { result, models } = await call('title_generation', config);
     // The slot model answers after 2 s; the fallback serving proves the 1 s timeout cut it (no wall-clock bound: noisy).
     expect(models).toEqual(['slot-model', AGGREGATOR_MODEL]);
-    expect(result.report.attempts[0]).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/^timeout: anthropic · slot-model: no answer within the slot timeout \(1000 ms\)/) });
+    expect(result.report.attempts[0]).toMatchObject({ outcome: 'failed', detail: stringMatching(/^timeout: anthropic · slot-model: no answer within the slot timeout \(1000 ms\)/) });
   });
 
   it('merges the slot extra_body into the request', async () => {

@@ -58,7 +58,7 @@ describe('runSetupFlow', () => {
     const outcome: ProbeOutcome = { kind: 'models_list', apiMode: 'chat_completions', models: ['dep-a', 'dep-b'], baseUrl: 'https://r.openai.azure.com/openai/v1', steps: [] };
     const picks: string[][] = [];
     const prompter = scripted(['cloud-hosted', 'api_key', 'https://r.openai.azure.com/openai/v1', 'key-0123456789', 'dep-b', false]);
-    const pick = prompter.pick;
+    const pick = prompter.pick.bind(prompter);
     prompter.pick = async (q) => {
       picks.push(q.choices.map((c) => c.value));
       return pick(q);

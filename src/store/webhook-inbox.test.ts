@@ -68,7 +68,7 @@ describe('accept and dedup', () => {
     await store.close();
     const results = await Promise.allSettled([store.webhooks.accept(event({ deliveryId: 'a' }), 0), store.webhooks.accept(event({ deliveryId: 'b' }), 0)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect(results.map((r) => (r as PromiseRejectedResult).reason.name)).toEqual(['StoreError', 'StoreError']);
+    expect(results.map((r) => ((r as PromiseRejectedResult).reason as Error).name)).toEqual(['StoreError', 'StoreError']);
     store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock });
   });
 

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { MAX_PAYLOAD_DEPTH, parsePayload } from './parse-payload.js';
+import { parseJson } from '../../test/helpers/documents.js';
 
 const json = 'application/json';
 const form = 'application/x-www-form-urlencoded';
@@ -105,7 +106,7 @@ describe('parsePayload', () => {
 
   it('keeps a __proto__ key as plain data', () => {
     const result = parsePayload(bytes('{"__proto__":{"polluted":true}}'), json);
-    expect(result).toEqual({ ok: true, json: '{"__proto__":{"polluted":true}}', payload: JSON.parse('{"__proto__":{"polluted":true}}') });
+    expect(result).toEqual({ ok: true, json: '{"__proto__":{"polluted":true}}', payload: parseJson('{"__proto__":{"polluted":true}}') });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

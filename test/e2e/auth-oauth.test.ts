@@ -11,6 +11,7 @@ import { startFakeOAuthServer, type FakeOAuthServer } from '../fakes/oauth-serve
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { startDashboardProcess } from '../helpers/dashboard.js';
 import { cleanEnv, IRIS_BIN, makeTempDir, removeDir, runIris, type RunResult } from '../helpers/iris.js';
+import { parseJson } from '../helpers/documents.js';
 
 const CLIENT_ID = 'iris-test-client-123';
 
@@ -60,8 +61,10 @@ function login(provider: string, user: (userCode: string) => void): Promise<RunR
   );
 }
 
-async function stored(): Promise<{ providers: Record<string, { client_id: string; issuer?: string; oauth?: { access_token: string; refresh_token?: string; expires_at: string | null } }> }> {
-  return JSON.parse(await readFile(authPath(), 'utf8'));
+type StoredAuth = { providers: Record<string, { client_id: string; issuer?: string; oauth?: { access_token: string; refresh_token?: string; expires_at: string | null } }> };
+
+async function stored(): Promise<StoredAuth> {
+  return JSON.parse(await readFile(authPath(), 'utf8')) as StoredAuth;
 }
 
 /** Every token the fake ever issued: none may appear in any output. */
@@ -190,10 +193,10 @@ describe('a signed-in provider', () => {
       stderr: '',
     });
     const json = await iris(['auth', '--json'], upstreamEnv());
-    expect(JSON.parse(json.stdout).providers[0]).toMatchObject({ auth_mode: 'oauth', token: { stored: true, expires_at: expires, refreshable: true }, configured: true });
+    expect(parseJson(json.stdout)?.providers?.[0]).toMatchObject({ auth_mode: 'oauth', token: { stored: true, expires_at: expires, refreshable: true }, configured: true });
     const status = await iris(['status', '--json'], upstreamEnv());
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout).providers[0]).toMatchObject({ provider: 'openrouter', credential: 'oauth_token', usable: true });
+    expect(parseJson(status.stdout)?.providers?.[0]).toMatchObject({ provider: 'openrouter', credential: 'oauth_token', usable: true });
     const doctor = await iris(['doctor', '--offline'], upstreamEnv());
     expect(doctor.stdout).toContain('openrouter credential: OAuth sign-in in auth.json');
     expectNoToken(text.stdout, json.stdout, status.stdout, status.stderr, doctor.stdout, doctor.stderr);

@@ -1,10 +1,10 @@
 // `iris chat` as a subprocess against the fake upstream (in this process, on loopback).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
+import { parseYaml } from '../helpers/documents.js';
 
 let fake: FakeUpstream;
 let dir: string;
@@ -73,7 +73,7 @@ describe('iris chat -q', () => {
     await configure();
     await runIris(['chat', '-q', 'hi', '--model', 'gpt-4.1'], { home, env: env() });
     expect(models()[0]).toBe('gpt-4.1');
-    expect(parse(await readFile(join(home, 'config.yaml'), 'utf8')).model.default).toBe('main-m');
+    expect(parseYaml(await readFile(join(home, 'config.yaml'), 'utf8')).model?.default).toBe('main-m');
   });
 });
 
@@ -88,7 +88,7 @@ describe('iris chat (REPL on piped input)', () => {
     expect(models()).toEqual(['main-m', 'main-m', 'gpt-4.1', 'gpt-5-mini']);
     const config = await readFile(join(home, 'config.yaml'), 'utf8');
     expect(config).toMatch(/^# mine\n/);
-    expect(parse(config).model).toEqual({ provider: 'openai', default: 'gpt-5-mini' });
+    expect(parseYaml(config).model).toEqual({ provider: 'openai', default: 'gpt-5-mini' });
   });
 
   it('/model alone shows the session model and the choices; the title note has its own line; leaving prints how to resume', async () => {

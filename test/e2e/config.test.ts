@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { parseJson, parseYaml } from '../helpers/documents.js';
 
 let dir: string;
 let home: string;
@@ -21,12 +22,12 @@ describe('iris config show', () => {
     const result = await iris(['config', 'show']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    const shown = parse(result.stdout);
+    const shown = parseYaml(result.stdout);
     expect(shown.model).toBe('');
     expect(shown.approval_mode).toBe('manual');
-    expect(Object.keys(shown.auxiliary)).toHaveLength(11);
-    expect(shown.auxiliary.curator.timeout).toBe(600);
-    expect(shown.platforms.webhook.extra.port).toBe(8644);
+    expect(Object.keys(shown?.auxiliary ?? {})).toHaveLength(11);
+    expect(shown?.auxiliary?.curator?.timeout).toBe(600);
+    expect(shown?.platforms?.webhook?.extra?.port).toBe(8644);
     expect(await modeOf(home)).toBe(0o700);
     await expect(stat(join(home, 'config.yaml'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -58,11 +59,11 @@ describe('iris config show', () => {
       expect(out).not.toContain('global-secret');
       expect(out).not.toContain('short');
     }
-    const shown = JSON.parse(jsonOut.stdout);
-    expect(shown.auxiliary.vision.api_key).toBe('sk-…abcd');
-    expect(shown.platforms.webhook.extra.secret).toBe('whs…wxyz');
-    expect(shown.platforms.webhook.extra.routes.pr.secret).toBe('****');
-    expect(shown.platforms.webhook.extra.routes.pr.deliver_extra.access_token).toBe('ghp…cdef');
+    const shown = parseJson(jsonOut.stdout);
+    expect(shown?.auxiliary?.vision?.api_key).toBe('sk-…abcd');
+    expect(shown?.platforms?.webhook?.extra?.secret).toBe('whs…wxyz');
+    expect(shown?.platforms?.webhook?.extra?.routes?.pr?.secret).toBe('****');
+    expect(shown?.platforms?.webhook?.extra?.routes?.pr?.deliver_extra?.access_token).toBe('ghp…cdef');
   });
 
   it('reports invalid values as path: message (allowed: …), uses defaults, exits 0', async () => {
@@ -83,9 +84,9 @@ describe('iris config show', () => {
         '',
       ].join('\n'),
     );
-    const shown = JSON.parse(result.stdout);
+    const shown = parseJson(result.stdout);
     expect(shown.approval_mode).toBe('manual');
-    expect(shown.platforms.webhook.extra.port).toBe(8644);
+    expect(shown?.platforms?.webhook?.extra?.port).toBe(8644);
     expect(shown.newer_feature).toBe(1);
   });
 
@@ -132,7 +133,7 @@ describe('iris config set and get', () => {
     });
     const text = await configText();
     expect(text).toMatch(/^# Iris configuration/);
-    expect(parse(text).model).toEqual({ provider: 'openrouter', default: 'anthropic/claude-sonnet-4' });
+    expect(parseYaml(text).model).toEqual({ provider: 'openrouter', default: 'anthropic/claude-sonnet-4' });
     expect(await modeOf(join(home, 'config.yaml'))).toBe(0o600);
     expect((await iris(['config', 'get', 'model.provider'])).stdout).toBe('openrouter\n');
     expect(JSON.parse((await iris(['config', 'get', 'model', '--json'])).stdout)).toEqual({
@@ -157,7 +158,7 @@ describe('iris config set and get', () => {
 
   it('keeps a number as a string where the schema wants a string', async () => {
     await iris(['config', 'set', 'model.default', '4']);
-    expect(parse(await configText()).model).toEqual({ default: '4' });
+    expect(parseYaml(await configText()).model).toEqual({ default: '4' });
   });
 
   it('refuses a key this version does not know (exit 2, with the nearest known key), and writes it with --force', async () => {
@@ -179,7 +180,7 @@ describe('iris config set and get', () => {
     expect(result.stderr).toBe(
       `iris: warning: ${home}/config.yaml: unknown key future (kept as written, not used by this version)\n`,
     );
-    expect(parse(await configText()).future).toEqual({ knob: 3 });
+    expect(parseYaml(await configText()).future).toEqual({ knob: 3 });
   });
 
   it('refuses a list or mapping value with exit 2 and writes nothing', async () => {
@@ -200,7 +201,7 @@ describe('iris config set and get', () => {
     expect(result.stderr).toBe(
       'iris: error: model holds a mapping or a list; config set takes scalars (set one of its keys, or edit config.yaml)\n',
     );
-    expect(parse(await configText()).model).toEqual({ provider: 'openai' });
+    expect(parseYaml(await configText()).model).toEqual({ provider: 'openai' });
   });
 
   it('refuses a value the schema rejects, with exit 2, and keeps the file', async () => {
@@ -211,7 +212,7 @@ describe('iris config set and get', () => {
       stdout: '',
       stderr: 'iris: error: approval_mode: "sometimes" is not valid (allowed: manual, smart, off)\n',
     });
-    expect(parse(await configText()).approval_mode).toBe('smart');
+    expect(parseYaml(await configText()).approval_mode).toBe('smart');
   });
 
   it('rejects a malformed dotted key with exit 2', async () => {
@@ -285,7 +286,7 @@ describe('concurrent writers', () => {
       }
     };
     await Promise.all([writer('alpha'), writer('beta')]);
-    const written = parse(await configText());
+    const written = parseYaml(await configText());
     const expected = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i]));
     expect(written.alpha).toEqual(expected);
     expect(written.beta).toEqual(expected);

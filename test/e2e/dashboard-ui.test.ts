@@ -127,7 +127,7 @@ describe('the Models page in chromium', { timeout: 60_000 }, () => {
 
     expect(await page.locator('.aux-slots').isHidden()).toBe(true);
     await expandAux();
-    expect(await allAuxTexts()).toEqual(['anthropic · claude-haiku-4-5', ...Array(10).fill('auto')]);
+    expect(await allAuxTexts()).toEqual(['anthropic · claude-haiku-4-5', ...Array<string>(10).fill('auto')]);
     expect(await page.getByRole('button', { name: /^Auxiliary models/ }).textContent()).toContain('1 of 11 set');
 
     const sonnet = card('anthropic/claude-sonnet-4.5', 'OpenRouter');

@@ -12,6 +12,7 @@ import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { APP_PLATFORM_PATH, closedPortUrl, startTokenEndpoint, type FakeTokenEndpoint } from '../fakes/token-endpoint.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
+import { parseJson } from '../helpers/documents.js';
 
 const KEY = 'sk-or-v1-doctor-test-0123456789abcdef';
 const IDENTITY_HEADER = 'platform-header-secret-7f3k';
@@ -96,11 +97,11 @@ describe('iris doctor', () => {
     await writeConfig(openrouterConfig(upstream.url));
     const result = await doctor(['--json'], { OPENROUTER_API_KEY: KEY });
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout);
+    const report = parseJson(result.stdout);
     expect(Object.keys(report)).toEqual(['healthy', 'checks']);
     expect(report.healthy).toBe(true);
-    expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['home', 'permissions', 'config', 'main_model', 'slots', 'credential:openrouter', 'probe:openrouter', 'store']);
-    expect(report.checks[5]).toEqual({
+    expect((report.checks as unknown as Array<{ id: string }>).map((c) => c.id)).toEqual(['home', 'permissions', 'config', 'main_model', 'slots', 'credential:openrouter', 'probe:openrouter', 'store']);
+    expect(report?.checks?.[5]).toEqual({
       id: 'credential:openrouter',
       name: 'openrouter credential',
       status: 'ok',
@@ -386,7 +387,7 @@ describe('iris doctor: identity mode', () => {
     const result = await doctor(['--json', '--identity-timeout', '2'], identityEnv(tokens.httpUrl));
     const elapsed = Date.now() - started;
     expect(result.code).toBe(1);
-    const check = JSON.parse(result.stdout).checks.find((c: { id: string }) => c.id === 'identity_token');
+    const check = (parseJson(result.stdout).checks as unknown as Array<{ id: string }>).find((c) => c.id === 'identity_token');
     expect(check).toEqual({
       id: 'identity_token',
       name: 'identity token',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { makeTempDir, removeDir, REPO_ROOT, runIris } from '../helpers/iris.js';
+import { parseJson } from '../helpers/documents.js';
 
 /** Not data: what each of these does instead of printing a result. */
 const NOT_DATA: Readonly<Record<string, string>> = {
@@ -151,7 +152,7 @@ describe('--json wherever data is printed', () => {
       const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg)), '--json'];
       const result = await runIris(argv, { home, env });
       let parsed: unknown;
-      expect(() => (parsed = JSON.parse(result.stdout)), `iris ${argv.join(' ')} printed:\n${result.stdout}\n${result.stderr}`).not.toThrow();
+      expect(() => (parsed = parseJson(result.stdout)), `iris ${argv.join(' ')} printed:\n${result.stdout}\n${result.stderr}`).not.toThrow();
       if (path === 'chat') session = (parsed as { session_id: string }).session_id;
     }
     expect(session).toMatch(/^s_/);

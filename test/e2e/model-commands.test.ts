@@ -1,8 +1,8 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { parseYaml } from '../helpers/documents.js';
 
 let dir: string;
 let home: string;
@@ -146,7 +146,7 @@ describe('iris model aux', () => {
     expect(vision).toEqual({ code: 0, stdout: `vision: anthropic · claude-haiku-4-5 → openai · gpt-4.1\n${APPLIES}\n`, stderr: '' });
     const text = await configText();
     expect(text).toContain('  # vision stays on Claude\n  vision:\n    provider: openai\n    model: gpt-4.1\n    timeout: 90\n');
-    expect(parse(text).auxiliary.title_generation).toEqual({ provider: 'openai', model: 'gpt-5-mini' });
+    expect(parseYaml(text)?.auxiliary?.title_generation).toEqual({ provider: 'openai', model: 'gpt-5-mini' });
   });
 
   it('set <task> to what it already is: no change', async () => {
@@ -178,10 +178,10 @@ describe('iris model aux', () => {
       stdout: `${TASKS.map((t) => `${t}: ${before[t] ?? 'auto'} → openai · gpt-5-mini`).join('\n')}\n${APPLIES}\n`,
       stderr: '',
     });
-    const aux = parse(await configText()).auxiliary;
-    expect(Object.keys(aux).sort()).toEqual([...TASKS].sort());
-    for (const task of TASKS) expect(aux[task]).toMatchObject({ provider: 'openai', model: 'gpt-5-mini' });
-    expect(aux.vision.timeout).toBe(90);
+    const aux = parseYaml(await configText()).auxiliary;
+    expect(Object.keys(aux ?? {}).sort()).toEqual([...TASKS].sort());
+    for (const task of TASKS) expect(aux?.[task]).toMatchObject({ provider: 'openai', model: 'gpt-5-mini' });
+    expect(aux?.vision?.timeout).toBe(90);
   });
 
   it('set all as JSON', async () => {
@@ -219,8 +219,8 @@ auxiliary:
     const text = await configText();
     expect(text.startsWith('# keep me\n')).toBe(true);
     expect(text).toContain('    provider: auto # pinned for images\n');
-    const aux = parse(text).auxiliary;
-    expect(aux.vision).toEqual({
+    const aux = parseYaml(text).auxiliary;
+    expect(aux?.vision).toEqual({
       provider: 'auto',
       model: '',
       timeout: 90,
@@ -228,7 +228,7 @@ auxiliary:
       extra_body: { temperature: 0 },
       fallback_chain: [{ provider: 'openai', model: 'gpt-4.1' }],
     });
-    expect(aux.curator).toEqual({ provider: 'auto', model: '', timeout: 900 });
+    expect(aux?.curator).toEqual({ provider: 'auto', model: '', timeout: 900 });
     const again = await iris(['model', 'aux', 'reset', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ scope: 'auxiliary', task: '__reset__', reset: true });
     expect(await iris(['model', 'aux', 'reset'])).toEqual({ code: 0, stdout: 'no change: all 11 auxiliary slots are already on auto\n', stderr: '' });
@@ -278,7 +278,7 @@ describe('iris model aux set across providers', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('vision: openai · gpt-4.1 → openrouter · google/gemini-2.5-flash\n  cleared: auxiliary.vision.api_key (set for openai)\n');
     expect(result.stdout).not.toContain('0123456789abcdef');
-    expect(parse(await readFile(join(home, 'config.yaml'), 'utf8')).auxiliary.vision).toEqual({
+    expect(parseYaml(await readFile(join(home, 'config.yaml'), 'utf8')).auxiliary?.vision).toEqual({
       provider: 'openrouter',
       model: 'google/gemini-2.5-flash',
       api_key: '',

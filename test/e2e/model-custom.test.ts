@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { parseJson } from '../helpers/documents.js';
 
 let dir: string;
 let home: string;
@@ -47,7 +48,7 @@ describe('custom endpoints from iris model', () => {
     );
     expect(result.stdout).not.toContain('stays on custom');
     const json = await iris('model', 'set', 'openai', 'gpt-5', '--json');
-    expect(JSON.parse(json.stdout).stale_aux).toEqual([{ task: 'vision', provider: 'custom', model: 'llava', unusable: 'no endpoint URL (set base_url)' }]);
+    expect(parseJson(json.stdout).stale_aux).toEqual([{ task: 'vision', provider: 'custom', model: 'llava', unusable: 'no endpoint URL (set base_url)' }]);
   });
 
   it('refuses a base URL that is not http(s), a bad variable name, and an endpoint for an auto slot', async () => {

@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/types.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { makeTempDir, removeDir, runIris, runIrisWithInput, type RunResult } from '../helpers/iris.js';
 import { startPty } from '../helpers/pty.js';
+import { parseJson } from '../helpers/documents.js';
 
 let fake: FakeUpstream;
 let dir: string;
@@ -271,7 +272,7 @@ describe('iris sessions', () => {
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toMatch(/^iris: error: "s_abcd" is the start of more than one session id \((s_abcd00000000, s_abcd11111111|s_abcd11111111, s_abcd00000000)\); give more of the id\n$/);
     const unique = await iris('sessions', 'show', 's_abcd1', '--json');
-    expect(JSON.parse(unique.stdout).session.id).toBe('s_abcd11111111');
+    expect(parseJson(unique.stdout)?.session?.id).toBe('s_abcd11111111');
     const short = await iris('sessions', 'show', 's_a');
     expect(short).toMatchObject({ code: 1, stderr: 'iris: error: no session with the id or title "s_a" (an id prefix needs at least 4 characters); iris sessions list shows them\n' });
     const emptyHome = await runIris(['sessions', 'show', 'x'], { home: join(dir, 'fresh') });
@@ -283,7 +284,7 @@ describe('iris sessions', () => {
     const renamed = await iris('sessions', 'rename', plainId.slice(0, 8), 'Budget questions');
     expect(renamed).toMatchObject({ code: 0, stdout: `session ${plainId} is now titled "Budget questions"\n` });
     const shown = await iris('sessions', 'show', 'Budget questions', '--json');
-    expect(JSON.parse(shown.stdout).session).toMatchObject({ id: plainId, title: 'Budget questions' });
+    expect(parseJson(shown.stdout).session).toMatchObject({ id: plainId, title: 'Budget questions' });
     const empty = await iris('sessions', 'rename', plainId, '   ');
     expect(empty).toMatchObject({ code: 2, stderr: 'iris: error: the new title is empty\n' });
   });

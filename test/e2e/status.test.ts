@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { parseJson } from '../helpers/documents.js';
 
 let dir: string;
 let home: string;
@@ -51,11 +52,11 @@ describe('iris status', () => {
   it('on a fresh install, as JSON', async () => {
     const result = await iris(['status', '--json']);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout);
+    const report = parseJson(result.stdout);
     expect(Object.keys(report)).toEqual(['main', 'slots', 'providers', 'gateway', 'warnings']);
     expect(report.main).toEqual({ task: 'main', name: 'Main', auto: false, provider: null, model: null });
     expect(report.slots).toHaveLength(11);
-    expect(report.slots[6]).toEqual({ task: 'title_generation', name: 'Title Gen', auto: true, provider: null, model: null });
+    expect(report?.slots?.[6]).toEqual({ task: 'title_generation', name: 'Title Gen', auto: true, provider: null, model: null });
     expect(report.providers).toEqual([]);
     expect(report.gateway).toEqual({ state: 'not_running', pid_file: join(home, 'gateway.pid') });
   });
@@ -143,7 +144,7 @@ describe('iris status', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain(HOSTED_KEY);
-    const report = JSON.parse(result.stdout);
+    const report = parseJson(result.stdout);
     const hosted = {
       provider: 'cloud-hosted',
       model: 'gpt-5',
@@ -169,7 +170,7 @@ describe('iris status', () => {
       model: 'gpt-5',
       candidates: [{ ...hosted, reason: 'main', why: 'the main model (model.provider / model.default)' }, aggregator],
     });
-    expect(report.slots[0]).toEqual({
+    expect(report?.slots?.[0]).toEqual({
       task: 'vision',
       name: 'Vision',
       auto: true,
@@ -224,7 +225,7 @@ describe('iris status', () => {
       const text = await iris(['status']);
       expect(text).toMatchObject({ code: 0, stderr: FRESH_WARNING });
       expect(lastLine(text.stdout)).toBe(`Gateway            running (pid ${process.pid})`);
-      const json = JSON.parse((await iris(['status', '--json'])).stdout);
+      const json = parseJson((await iris(['status', '--json'])).stdout);
       expect(json.gateway).toEqual({ state: 'running', pid: process.pid, pid_file: join(home, 'gateway.pid') });
     });
 
@@ -234,7 +235,7 @@ describe('iris status', () => {
       const text = await iris(['status']);
       expect(text).toMatchObject({ code: 0, stderr: FRESH_WARNING });
       expect(lastLine(text.stdout)).toBe('Gateway            not running (stale pid file)');
-      const json = JSON.parse((await iris(['status', '--json'])).stdout);
+      const json = parseJson((await iris(['status', '--json'])).stdout);
       expect(json.gateway).toEqual({ state: 'stale_pid_file', pid: gone, pid_file: join(home, 'gateway.pid') });
     });
 
@@ -243,7 +244,7 @@ describe('iris status', () => {
       const text = await iris(['status']);
       expect(text).toMatchObject({ code: 0, stderr: FRESH_WARNING });
       expect(lastLine(text.stdout)).toBe(`Gateway            not running (unreadable pid file ${join(home, 'gateway.pid')})`);
-      expect(JSON.parse((await iris(['status', '--json'])).stdout).gateway).toEqual({ state: 'bad_pid_file', pid_file: join(home, 'gateway.pid') });
+      expect(parseJson((await iris(['status', '--json'])).stdout).gateway).toEqual({ state: 'bad_pid_file', pid_file: join(home, 'gateway.pid') });
     });
   });
 

@@ -7,6 +7,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { UsageRecord } from '../../src/store/types.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { closeTo } from '../helpers/documents.js';
 
 let dir: string;
 let home: string;
@@ -113,7 +114,7 @@ describe('iris usage', () => {
         input_tokens: 12_300,
         output_tokens: 812,
         cached_tokens: 4_000,
-        cost_usd: expect.closeTo(0.0124, 10),
+        cost_usd: closeTo(0.0124, 10),
         unpriced_calls: 0,
         served: ['main', 'title_generation'],
       },

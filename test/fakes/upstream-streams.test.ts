@@ -3,6 +3,7 @@
 // so each must behave exactly as documented.
 import { describe, expect, it } from 'vitest';
 import { after, parseSse, post, useFakeUpstream } from './upstream-test-kit.js';
+import { parseJson } from '../helpers/documents.js';
 
 const fake = useFakeUpstream();
 
@@ -82,7 +83,7 @@ describe('truncated', () => {
     expect(JSON.parse(whole)).toMatchObject({ choices: [{ message: { content: 'ok' } }] });
     // The truncated answer rendered the text "ab" where the whole one says "ok": same length.
     expect(cut).toBe(whole.replace('"content":"ok"', '"content":"ab"').slice(0, Math.floor(whole.length / 2)));
-    expect(() => JSON.parse(cut)).toThrow();
+    expect(() => parseJson(cut)).toThrow();
   });
 });
 

@@ -22,8 +22,8 @@ const LISTENING = /gateway listening on (\S+):(\d+) \(pid (\d+)\)/;
 export function startGatewayProcess(home: string, env: Record<string, string> = {}, timeoutMs = 15_000): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [IRIS_BIN, 'gateway', 'run'], { env: cleanEnv({ IRIS_HOME: home, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -34,7 +34,7 @@ export function startGatewayProcess(home: string, env: Record<string, string> = 
       const match = LISTENING.exec(text);
       if (!match) return;
       clearTimeout(timer);
-      child.stdout!.off('data', onData);
+      child.stdout.off('data', onData);
       const port = Number(match[2]);
       resolve({
         child,
@@ -48,7 +48,7 @@ export function startGatewayProcess(home: string, env: Record<string, string> = 
         },
       });
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then(({ code }) => {
       clearTimeout(timer);
       reject(new Error(`the gateway exited with ${code} before listening:\n${text}`));

@@ -41,7 +41,7 @@ function settle(
   return (error, stdout, stderr) => {
     if (!error) return resolve({ code: 0, stdout, stderr });
     if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
-    const why = error.killed && error.signal === 'SIGTERM' ? `timed out after ${timeoutMs} ms` : error.signal ? `was killed by ${error.signal}` : `failed to run (${String(error.code ?? error.message)})`;
+    const why = error.killed && error.signal === 'SIGTERM' ? `timed out after ${timeoutMs} ms` : error.signal ? `was killed by ${error.signal}` : `failed to run (${typeof error.code === 'string' ? error.code : error.message})`;
     reject(new Error(`bin/iris ${argv.join(' ')} ${why}\nstdout: ${stdout}\nstderr: ${stderr}`));
   };
 }

@@ -2,6 +2,8 @@
 // hanging endpoint used to mean minutes of silence. Wraps a turn's events so that whatever the
 // turn shows first (a token, a tool line, a note) takes the spinner's place.
 import type { TurnEvents } from '../../agent/agent.js';
+import type { ToolResult } from '../../agent/tools/types.js';
+import type { ToolCall } from '../../providers/wire/types.js';
 import { startSpinner, waitingText, type Spinner, type SpinnerStream } from '../spinner.js';
 
 export function withWaiting(events: TurnEvents, stream: SpinnerStream, label: () => string): { events: TurnEvents; stop(): void } {
@@ -11,10 +13,10 @@ export function withWaiting(events: TurnEvents, stream: SpinnerStream, label: ()
     spinner = undefined;
   };
   const first =
-    <A extends unknown[]>(handler: ((...args: A) => void) | undefined) =>
+    <A extends unknown[]>(handler: (...args: A) => void) =>
     (...args: A) => {
       stop();
-      handler?.(...args);
+      handler(...args);
     };
   return {
     stop,
@@ -24,10 +26,10 @@ export function withWaiting(events: TurnEvents, stream: SpinnerStream, label: ()
         spinner = startSpinner(stream, (ms) => waitingText(`waiting for ${label()}`, ms));
         events.onModelCall?.();
       },
-      onText: first(events.onText),
-      onToolStart: first(events.onToolStart),
-      onToolEnd: first(events.onToolEnd),
-      onNotice: first(events.onNotice),
+      onText: first((delta: string) => events.onText?.(delta)),
+      onToolStart: first((call: ToolCall) => events.onToolStart?.(call)),
+      onToolEnd: first((call: ToolCall, result: ToolResult) => events.onToolEnd?.(call, result)),
+      onNotice: first((text: string) => events.onNotice?.(text)),
     },
   };
 }

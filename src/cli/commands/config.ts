@@ -41,7 +41,7 @@ function valueAt(data: unknown, path: readonly string[]): { found: boolean; valu
 
 function maskAt(path: readonly string[], value: unknown): unknown {
   if (path.some(isSecretKeyName)) {
-    return typeof value === 'object' && value !== null ? maskSecrets(value) : maskSecret(String(value ?? ''));
+    return typeof value === 'object' && value !== null ? maskSecrets(value) : maskSecret(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
   }
   return redactStrings(maskSecrets(value));
 }

@@ -7,7 +7,7 @@ type Seen = { url: string; method: string; headers: Record<string, string>; body
 function fakeFetch(status: number, body: unknown, seen: Seen[] = []): typeof fetch {
   return async (input, init) => {
     seen.push({
-      url: String(input),
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
       method: init?.method ?? 'GET',
       headers: (init?.headers ?? {}) as Record<string, string>,
       body: init?.body as string | undefined,

@@ -48,7 +48,7 @@ async function readJson(response: Response): Promise<unknown> {
 
 function errorText(body: unknown): string | undefined {
   if (body !== null && typeof body === 'object' && 'error' in body) {
-    const error = (body as { error: unknown }).error;
+    const error = body.error;
     if (typeof error === 'string' && error !== '') return error;
   }
   return undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../config/validate.js';
 import { checkConfig, checkMainModel } from './config.js';
+import { stringMatching } from '../../../test/helpers/documents.js';
 
 const PATH = '/home/me/.iris/config.yaml';
 
@@ -32,7 +33,7 @@ describe('checkConfig', () => {
         id: 'config:fallback_providers.0.model',
         name: 'config',
         status: 'fail',
-        finding: expect.stringMatching(/^fallback_providers\.0\.model: missing \(allowed: .*\) \[ignored\]$/),
+        finding: stringMatching(/^fallback_providers\.0\.model: missing \(allowed: .*\) \[ignored\]$/),
         fix: `edit ${PATH}`,
       },
     ]);

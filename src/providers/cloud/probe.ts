@@ -11,7 +11,6 @@ import { authHeaders, planEndpoint } from '../endpoint.js';
 import { listModels } from '../list-models.js';
 import type { RefreshableTokenProvider } from '../provider-client.js';
 import type { ProviderRoute } from '../route.js';
-import type { ApiMode } from '../wire/types.js';
 import { dispatcherFor, resolveProxySettings } from '../wire/network.js';
 import { networkMessage } from '../wire/sse-request.js';
 import { messagesBasePath, splitBaseUrl } from './hosted-rules.js';
@@ -130,7 +129,7 @@ export async function probeEndpoint(baseUrl: string, options: ProbeOptions): Pro
     ...(options.identity ? { identity: options.identity } : {}),
   };
   for (const candidate of modelsProbeBases(provider, baseUrl)) {
-    const listed = await listModels({ ...route, baseUrl: candidate, apiMode: 'chat_completions' as ApiMode }, listOptions);
+    const listed = await listModels({ ...route, baseUrl: candidate, apiMode: 'chat_completions' }, listOptions);
     steps.push({ probe: 'models', ...(listed.url ? { url: listed.url } : {}), result: listed.ok ? `${listed.ids.length} models` : listed.message });
     if (listed.ok) return { kind: 'models_list', apiMode: 'chat_completions', models: listed.ids, baseUrl: candidate, steps };
   }

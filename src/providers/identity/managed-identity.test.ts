@@ -6,6 +6,7 @@ import { APP_PLATFORM_PATH, IMDS_PATH, startTokenEndpoint, type FakeTokenEndpoin
 import { managedIdentitySource, probeImds } from './managed-identity.js';
 import { createIdentityTokenProvider } from './provider.js';
 import type { SourceContext } from './source.js';
+import { stringContaining, stringMatching } from '../../../test/helpers/documents.js';
 
 let dir: string;
 let fake: FakeTokenEndpoint;
@@ -66,7 +67,7 @@ describe('managed identity: app platform endpoint (IDENTITY_ENDPOINT + IDENTITY_
     const result = await provider({ IDENTITY_ENDPOINT: `${fake.httpUrl}${APP_PLATFORM_PATH}`, IDENTITY_HEADER }).getToken();
     expect(result).toMatchObject({ ok: false, error: { code: 'auth_failed' } });
     expect(result.ok ? [] : result.error.attempts.filter((a) => a.source === 'managed_identity')).toEqual([
-      { source: 'managed_identity', message: expect.stringMatching(/^failed: the managed identity endpoint answered 401: Unauthorized/) },
+      { source: 'managed_identity', message: stringMatching(/^failed: the managed identity endpoint answered 401: Unauthorized/) },
     ]);
   });
 
@@ -108,7 +109,7 @@ describe('managed identity: instance metadata endpoint', () => {
     const result = await provider({ AZURE_POD_IDENTITY_AUTHORITY_HOST: fake.httpUrl, CLOUD_CLIENT_ID: 'unknown-client' }).getToken();
     expect(result).toMatchObject({
       ok: false,
-      error: { code: 'auth_failed', message: expect.stringContaining('managed_identity failed: the managed identity endpoint answered 400: Identity not found') },
+      error: { code: 'auth_failed', message: stringContaining('managed_identity failed: the managed identity endpoint answered 400: Identity not found') },
     });
   });
 

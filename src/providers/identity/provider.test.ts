@@ -18,6 +18,7 @@ import {
 import { brokerSource } from './chain.js';
 import { createIdentityTokenProvider, TOKEN_REFRESH_MARGIN_MS, type IdentityProviderOptions } from './provider.js';
 import type { TokenResult } from './types.js';
+import { anyNumber, stringContaining, stringMatching } from '../../../test/helpers/documents.js';
 
 const TENANT = 'chain-tenant';
 const CLIENT = 'chain-client';
@@ -88,15 +89,15 @@ describe('chain order', () => {
     const result = await provider(servicePrincipal(WRONG_SECRET)).getToken();
     expect(errorOf(result)).toEqual({
       code: 'auth_failed',
-      message: expect.stringMatching(/^no credential source returned a token; environment failed: .*AADSTS7000215: Invalid client secret provided/),
+      message: stringMatching(/^no credential source returned a token; environment failed: .*AADSTS7000215: Invalid client secret provided/),
       attempts: [
-        { source: 'environment', message: expect.stringMatching(/^failed: .*invalid_client/) },
+        { source: 'environment', message: stringMatching(/^failed: .*invalid_client/) },
         { source: 'workload_identity', message: 'not configured: CLOUD_FEDERATED_TOKEN_FILE is not set' },
         { source: 'managed_identity', message: `not available: could not reach ${deadImds}: ECONNREFUSED` },
-        { source: 'editor', message: expect.stringMatching(/^not available: Visual Studio Code Authentication is not available/) },
+        { source: 'editor', message: stringMatching(/^not available: Visual Studio Code Authentication is not available/) },
         { source: 'cloud_cli', message: 'not installed: az was not found on PATH' },
         { source: 'developer_cli', message: 'not installed: azd was not found on PATH' },
-        { source: 'powershell', message: expect.stringMatching(/^not available: .*PowerShell/) },
+        { source: 'powershell', message: stringMatching(/^not available: .*PowerShell/) },
         { source: 'broker', message: 'not available on this platform (the broker is Windows and WSL only)' },
       ],
     });
@@ -125,7 +126,7 @@ describe('chain order', () => {
 
   it('refuses an unusable scope before trying any source', async () => {
     const result = await provider(imds(), { scope: 'https://ai.azure.com/.default&x=1' }).getToken();
-    expect(errorOf(result)).toEqual({ code: 'invalid_config', message: expect.stringContaining('model.identity.scope'), attempts: [] });
+    expect(errorOf(result)).toEqual({ code: 'invalid_config', message: stringContaining('model.identity.scope'), attempts: [] });
     expect(fake.requests).toEqual([]);
   });
 
@@ -179,7 +180,7 @@ describe('cache', () => {
     fake.delayMs = 150;
     const results = await Promise.all(Array.from({ length: 5 }, () => iris.getToken()));
     expect(imdsRequests()).toHaveLength(1);
-    for (const result of results) expect(result).toEqual({ ok: true, token: fake.issued[0]?.token, expiresOnMs: expect.any(Number), source: 'managed_identity' });
+    for (const result of results) expect(result).toEqual({ ok: true, token: fake.issued[0]?.token, expiresOnMs: anyNumber(), source: 'managed_identity' });
     await iris.getToken();
     expect(imdsRequests()).toHaveLength(1);
   });
@@ -199,8 +200,8 @@ describe('timeout and cancellation', () => {
       code: 'timeout',
       message: 'getting an identity token timed out after 300 ms (while trying managed_identity)',
       attempts: [
-        { source: 'environment', message: expect.stringContaining('not configured') },
-        { source: 'workload_identity', message: expect.stringContaining('not configured') },
+        { source: 'environment', message: stringContaining('not configured') },
+        { source: 'workload_identity', message: stringContaining('not configured') },
         { source: 'managed_identity', message: 'timed out' },
       ],
     });
@@ -221,7 +222,7 @@ describe('timeout and cancellation', () => {
     const began = Date.now();
     const result = await provider({ PATH: bin }, { timeoutMs: 600 }).getToken();
     expect(Date.now() - began).toBeLessThan(BEFORE_THE_FAKE_ANSWERS_MS);
-    expect(errorOf(result)).toMatchObject({ code: 'timeout', message: expect.stringContaining('(while trying cloud_cli)') });
+    expect(errorOf(result)).toMatchObject({ code: 'timeout', message: stringContaining('(while trying cloud_cli)') });
     expect(errorOf(result)?.attempts.at(-1)).toEqual({ source: 'cloud_cli', message: 'timed out' });
     expect(await az.runs()).toEqual([['account', 'get-access-token', '--output', 'json', '--resource', 'https://ai.azure.com']]);
   });

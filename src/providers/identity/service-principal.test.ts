@@ -15,6 +15,7 @@ import {
   type SelfSignedCertificate,
 } from '../../../test/fakes/token-endpoint.js';
 import { createIdentityTokenProvider } from './provider.js';
+import { anyNumber, stringContaining } from '../../../test/helpers/documents.js';
 
 const TENANT = 'contoso-tenant';
 const SECRET_CLIENT = 'secret-client-id';
@@ -69,7 +70,7 @@ function provider(env: Record<string, string>) {
 function expectIssued(result: Awaited<ReturnType<ReturnType<typeof provider>['getToken']>>, source: string) {
   const issued = fake.issued[0];
   expect(fake.issued).toHaveLength(1);
-  expect(result).toEqual({ ok: true, token: issued?.token, expiresOnMs: expect.any(Number), source });
+  expect(result).toEqual({ ok: true, token: issued?.token, expiresOnMs: anyNumber(), source });
   // MSAL computes the expiry from expires_in on its own clock: within a few seconds of the fake's.
   expect(Math.abs((result.ok ? result.expiresOnMs : 0) - (issued?.expiresOnSeconds ?? 0) * 1000)).toBeLessThan(5000);
 }
@@ -175,7 +176,7 @@ describe('workload identity', () => {
     const result = await iris.getToken();
     expect(result.ok ? [] : result.error.attempts.slice(0, 2)).toEqual([
       { source: 'environment', message: 'not configured: no secret or certificate (the federated token file is used by workload identity)' },
-      { source: 'workload_identity', message: expect.stringContaining('failed: ') },
+      { source: 'workload_identity', message: stringContaining('failed: ') },
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AUTHORITY_HOST, resolveIdentitySettings, resolveManagedIdentityTarget, type IdentitySettings } from './settings.js';
 import { DEFAULT_IDENTITY_SCOPE } from './types.js';
+import { stringContaining } from '../../../test/helpers/documents.js';
 
 function settingsOf(input: Parameters<typeof resolveIdentitySettings>[0]): IdentitySettings {
   const result = resolveIdentitySettings(input);
@@ -83,7 +84,7 @@ describe('resolveIdentitySettings', () => {
   ])('refuses unusable input %j', (input, wording) => {
     const result = resolveIdentitySettings(input);
     expect(result.ok).toBe(false);
-    expect(result).toMatchObject({ message: expect.stringContaining(wording) });
+    expect(result).toMatchObject({ message: stringContaining(wording) });
   });
 });
 
@@ -115,6 +116,6 @@ describe('resolveManagedIdentityTarget', () => {
     [{ IDENTITY_ENDPOINT: 'not a url', IDENTITY_HEADER: 'h' }, 'IDENTITY_ENDPOINT is not an http(s) URL'],
     [{ AZURE_POD_IDENTITY_AUTHORITY_HOST: 'ftp://x' }, 'AZURE_POD_IDENTITY_AUTHORITY_HOST is not an http(s) URL'],
   ])('names what it does not support: %j', (env, wording) => {
-    expect(resolveManagedIdentityTarget(env)).toEqual({ kind: 'unsupported', reason: expect.stringContaining(wording) });
+    expect(resolveManagedIdentityTarget(env)).toEqual({ kind: 'unsupported', reason: stringContaining(wording) });
   });
 });

@@ -3,7 +3,7 @@
 // tool input is `{}`), and `max_tokens` always sent (the API requires it).
 import { parseErrorBody, streamError } from './errors.js';
 import { blockIndex, checked, messagesDeltaUsage, messagesStartUsage } from './chunk-schemas.js';
-import { frameDecoder, toolCall, type StreamDecoder } from './stream-driver.js';
+import { frameDecoder, textField, toolCall, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, FinishReason, Message, ModelRequest } from './types.js';
 import { withExtraBody } from '../extra-body.js';
 
@@ -110,7 +110,7 @@ export function createMessagesDecoder(label: string): StreamDecoder {
 
   return frameDecoder(label, {
     chunk(event, message) {
-      switch (String(event.type ?? message.event ?? '')) {
+      switch (textField(event.type) || (message.event ?? '')) {
         case 'message_start': {
           const usage = checked(messagesStartUsage, (event.message as Json | undefined)?.usage, 'message.usage') ?? {};
           const cacheRead = usage.cache_read_input_tokens ?? 0;
@@ -124,7 +124,7 @@ export function createMessagesDecoder(label: string): StreamDecoder {
         case 'content_block_start': {
           const content = (event.content_block ?? {}) as Json;
           if (content.type === 'tool_use') {
-            tools.set(checked(blockIndex, event.index, 'index') ?? 0, { id: String(content.id ?? ''), name: String(content.name ?? ''), json: '' });
+            tools.set(checked(blockIndex, event.index, 'index') ?? 0, { id: textField(content.id), name: textField(content.name), json: '' });
           } else if (content.type === 'text' && typeof content.text === 'string' && content.text) {
             return { events: [{ type: 'text_delta', text: content.text }] };
           }

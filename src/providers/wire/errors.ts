@@ -100,7 +100,7 @@ export function streamError(body: ErrorBody, label: string, afterOutput: boolean
   return {
     code,
     message: `${label} stream failed${body.message ? `: ${redactText(body.message).slice(0, 500)}` : ''}`,
-    ...(body.code ?? body.type ? { providerCode: (body.code ?? body.type) as string } : {}),
+    ...(body.code ?? body.type ? { providerCode: body.code ?? body.type } : {}),
     afterOutput,
   };
 }

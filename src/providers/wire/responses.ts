@@ -3,7 +3,7 @@
 // `response.completed` is authoritative; unknown event types are ignored.
 import { parseErrorBody, streamError } from './errors.js';
 import { checked, responsesUsage } from './chunk-schemas.js';
-import { frameDecoder, toolCall, type StreamDecoder } from './stream-driver.js';
+import { frameDecoder, textField, toolCall, type StreamDecoder } from './stream-driver.js';
 import type { ContentPart, Message, ModelRequest, StreamEvent, ToolCall, Usage } from './types.js';
 import { withExtraBody } from '../extra-body.js';
 
@@ -79,7 +79,7 @@ function usageOf(response: Json): Usage | undefined {
 }
 
 function functionCallOf(item: Json): ToolCall {
-  return toolCall(String(item.call_id ?? item.id ?? ''), String(item.name ?? ''), String(item.arguments ?? ''));
+  return toolCall(textField(item.call_id) || textField(item.id), textField(item.name), textField(item.arguments));
 }
 
 function outputText(response: Json): string {
@@ -88,7 +88,7 @@ function outputText(response: Json): string {
     .filter((item) => item.type === 'message')
     .flatMap((item) => (item.content as Json[] | undefined) ?? [])
     .filter((part) => part.type === 'output_text')
-    .map((part) => String(part.text ?? ''))
+    .map((part) => textField(part.text))
     .join('');
 }
 
@@ -128,7 +128,7 @@ export function createResponsesDecoder(label: string): StreamDecoder {
 
   return frameDecoder(label, {
     chunk(event, message) {
-      const type = String(event.type ?? message.event ?? '');
+      const type = textField(event.type) || (message.event ?? '');
       switch (type) {
         case 'response.output_text.delta':
           if (typeof event.delta === 'string' && event.delta) {

@@ -104,6 +104,11 @@ export function frameDecoder(
   };
 }
 
+/** A string field of a chunk, or '' when it is absent or not a string. */
+export function textField(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 export function malformed(label: string, detail: string): StreamEvent {
   return { type: 'error', error: { code: 'malformed_stream', message: `${label}: malformed stream (${detail})`, afterOutput: false } };
 }
