@@ -5,7 +5,6 @@ import type { Env } from '../config/home.js';
 import { createIdentityTokenProvider } from '../providers/identity/index.js';
 import type { TokenResult } from '../providers/identity/types.js';
 import { listModels, type ModelListResult } from '../providers/list-models.js';
-import { IDENTITY_PROBE_TIMEOUT_MS } from './checks/identity.js';
 import { isProbeable, PROBE_TIMEOUT_MS } from './checks/providers.js';
 import type { ProviderUse } from './providers-in-use.js';
 
@@ -16,7 +15,7 @@ export type LiveProbe = {
   readonly models?: ModelListResult;
 };
 
-export async function probeProvider(use: ProviderUse, env: Env, identityTimeoutMs: number = IDENTITY_PROBE_TIMEOUT_MS): Promise<LiveProbe> {
+export async function probeProvider(use: ProviderUse, env: Env, identityTimeoutMs: number): Promise<LiveProbe> {
   if (use.credential.kind !== 'identity_token') {
     return isProbeable(use) ? { models: await listModels(use.route, { env, timeoutMs: PROBE_TIMEOUT_MS }) } : {};
   }

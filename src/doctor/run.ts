@@ -15,7 +15,7 @@ import { checkConfig, checkEnvFile, checkMainModel } from './checks/config.js';
 import { checkAuxSlots, resolveAuxSlots } from './checks/slots.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
-import { checkIdentityToken, checkIdentityVariables, IDENTITY_PROBE_TIMEOUT_MS } from './checks/identity.js';
+import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
 import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
 import { checkStore } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
@@ -30,8 +30,8 @@ export type DoctorOptions = {
   /** Skip every network probe (models, identity token); local checks still run. */
   readonly offline: boolean;
   readonly processEnv: Env;
-  /** How long the identity-token probe may take; default 10 s (the spec's preflight limit). */
-  readonly identityTimeoutMs?: number;
+  /** How long the identity-token probe may take (resolveIdentityTimeout: 10 s unless told). */
+  readonly identityTimeoutMs: number;
   /** Told what the live probes check, just before they start (a terminal shows it while it waits). */
   readonly onProbing?: (what: readonly string[]) => void;
 };
@@ -78,7 +78,7 @@ function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined
 async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuthView, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
   const uses = findProvidersInUse(config, env, options.processEnv, oauth);
   const ghRoutes = await forgeCommentRoutes(config, paths);
-  const identityTimeout = options.identityTimeoutMs ?? IDENTITY_PROBE_TIMEOUT_MS;
+  const identityTimeout = options.identityTimeoutMs;
   if (!options.offline) {
     const probed = uses.filter((use) => use.credential.kind === 'identity_token' || isProbeable(use));
     if (probed.length > 0) options.onProbing?.(probed.map(probeDescription));

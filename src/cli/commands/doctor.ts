@@ -1,6 +1,7 @@
-// `iris doctor [--offline] [--json]`: checks the home, the config, every provider in use (with live
+// `iris doctor [--offline] [--identity-timeout <s>] [--json]`: checks the home, the config, every provider in use (with live
 // probes unless --offline), gh, the webhook platform and the store, and says how to fix each
 // problem. Reads only. Exit code 0 when healthy (warnings allowed), 1 when a check failed.
+import { resolveIdentityTimeout } from '../../doctor/checks/identity.js';
 import { formatDoctorText } from '../../doctor/format.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { DoctorReport } from '../../doctor/types.js';
@@ -11,10 +12,8 @@ import { startSpinner, waitingText, type Spinner } from '../spinner.js';
 
 export async function doctor(options: { offline?: boolean; json?: boolean; identityTimeout?: string }): Promise<number> {
   const offline = options.offline === true;
-  const seconds = options.identityTimeout === undefined ? undefined : Number(options.identityTimeout);
-  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1 || seconds > 120)) {
-    throw new CliFailure('usage', `--identity-timeout must be a whole number of seconds from 1 to 120 (got "${options.identityTimeout}")`);
-  }
+  const identityTimeout = resolveIdentityTimeout(options.identityTimeout);
+  if (!identityTimeout.ok) throw new CliFailure('usage', identityTimeout.message);
   // Findings quote outside text (SDK and CLI messages): credential-shaped parts are cut out again here.
   let spinner: Spinner | undefined;
   const onProbing = (what: readonly string[]) => {
@@ -22,7 +21,7 @@ export async function doctor(options: { offline?: boolean; json?: boolean; ident
   };
   let found: DoctorReport;
   try {
-    found = await runDoctor({ offline, processEnv: process.env, onProbing, ...(seconds !== undefined ? { identityTimeoutMs: seconds * 1000 } : {}) });
+    found = await runDoctor({ offline, processEnv: process.env, onProbing, identityTimeoutMs: identityTimeout.ms });
   } finally {
     spinner?.stop();
   }

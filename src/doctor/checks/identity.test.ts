@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { IdentityError, TokenResult } from '../../providers/identity/types.js';
-import { checkIdentityToken, checkIdentityVariables, IDENTITY_PROBE_TIMEOUT_MS, IDENTITY_VARIABLES, presentIdentityVariables } from './identity.js';
+import { checkIdentityToken, checkIdentityVariables, IDENTITY_VARIABLES, presentIdentityVariables, resolveIdentityTimeout } from './identity.js';
 
 const SCOPE = 'https://ai.azure.com/.default';
+const TEN_SECONDS = 10_000;
 
 describe('identity variables', () => {
   it('covers the CLOUD_* names, their AZURE_* fallbacks and the managed-identity ones', () => {
@@ -27,7 +28,7 @@ const failure = (code: IdentityError['code'], message: string, attempts: Identit
 
 describe('checkIdentityToken', () => {
   it('names the source that won', () => {
-    expect(checkIdentityToken({ ok: true, token: 'eyJsecret', expiresOnMs: 1, source: 'managed_identity' }, SCOPE)).toEqual({
+    expect(checkIdentityToken({ ok: true, token: 'eyJsecret', expiresOnMs: 1, source: 'managed_identity' }, SCOPE, TEN_SECONDS)).toEqual({
       id: 'identity_token',
       name: 'identity token',
       status: 'ok',
@@ -41,7 +42,7 @@ describe('checkIdentityToken', () => {
       { source: 'managed_identity', message: 'failed: could not reach http://127.0.0.1:9: ECONNREFUSED' },
       { source: 'broker', message: 'not available on this platform (the broker is Windows and WSL only)' },
     ]);
-    expect(checkIdentityToken(result, SCOPE)).toEqual({
+    expect(checkIdentityToken(result, SCOPE, TEN_SECONDS)).toEqual({
       id: 'identity_token',
       name: 'identity token',
       status: 'fail',
@@ -60,13 +61,31 @@ describe('checkIdentityToken', () => {
     ['timeout', 'a source did not answer within 10 s: check that its endpoint is reachable from this machine, or unset its variables'],
     ['invalid_config', 'correct the value named above; model.identity.scope can be deleted to use the default scope'],
   ] as const)('%s has its own fix', (code, fix) => {
-    expect(checkIdentityToken(failure(code, 'm'), SCOPE)).toEqual({ id: 'identity_token', name: 'identity token', status: 'fail', finding: 'm', fix });
+    expect(checkIdentityToken(failure(code, 'm'), SCOPE, TEN_SECONDS)).toEqual({ id: 'identity_token', name: 'identity token', status: 'fail', finding: 'm', fix });
   });
 
-  it('the probe has the spec\'s 10 s unless told otherwise, and the fix names the time it had', () => {
-    expect(IDENTITY_PROBE_TIMEOUT_MS).toBe(10_000);
+  it('the timeout fix names the time the probe had', () => {
     expect(checkIdentityToken(failure('timeout', 'm'), SCOPE, 3_000).fix).toBe(
       'a source did not answer within 3 s: check that its endpoint is reachable from this machine, or unset its variables',
     );
+  });
+});
+
+describe('resolveIdentityTimeout', () => {
+  it("is the spec's 10 s when --identity-timeout is not given", () => {
+    expect(resolveIdentityTimeout(undefined)).toEqual({ ok: true, ms: 10_000 });
+  });
+
+  it.each([
+    ['1', 1_000],
+    ['2', 2_000],
+    [' 30 ', 30_000],
+    ['120', 120_000],
+  ] as const)('takes %j seconds as %d ms', (seconds, ms) => {
+    expect(resolveIdentityTimeout(seconds)).toEqual({ ok: true, ms });
+  });
+
+  it.each(['0', '121', '-1', '1.5', '2.0', '1e1', '', 'ten'])('refuses %j', (seconds) => {
+    expect(resolveIdentityTimeout(seconds)).toEqual({ ok: false, message: `--identity-timeout must be a whole number of seconds from 1 to 120 (got "${seconds}")` });
   });
 });

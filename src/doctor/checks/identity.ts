@@ -6,7 +6,22 @@ import { ENV_NAMES } from '../../providers/identity/settings.js';
 import type { TokenResult } from '../../providers/identity/types.js';
 import { fail, ok, plural, type CheckResult } from '../types.js';
 
+/** The spec's preflight limit for the token probe: the default of `iris doctor --identity-timeout`. */
 export const IDENTITY_PROBE_TIMEOUT_MS = 10_000;
+const MAX_IDENTITY_TIMEOUT_S = 120;
+
+/**
+ * `--identity-timeout <s>` as the probe's time limit: absent means the 10 s default (this is the
+ * one place that picks it); otherwise whole seconds from 1 to 120.
+ */
+export function resolveIdentityTimeout(seconds: string | undefined): { ok: true; ms: number } | { ok: false; message: string } {
+  if (seconds === undefined) return { ok: true, ms: IDENTITY_PROBE_TIMEOUT_MS };
+  const n = /^\d+$/.test(seconds.trim()) ? Number(seconds) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_IDENTITY_TIMEOUT_S)) {
+    return { ok: false, message: `--identity-timeout must be a whole number of seconds from 1 to ${MAX_IDENTITY_TIMEOUT_S} (got "${seconds}")` };
+  }
+  return { ok: true, ms: n * 1000 };
+}
 
 /** Every variable the chain reads: the CLOUD_* names, their AZURE_* fallbacks, the managed-identity ones. */
 export const IDENTITY_VARIABLES: readonly string[] = [
@@ -56,8 +71,8 @@ function tokenFix(error: Extract<TokenResult, { ok: false }>['error'], timeoutMs
   }
 }
 
-/** `timeoutMs`: how long the probe was given (the 10 s default, or iris doctor --identity-timeout). */
-export function checkIdentityToken(result: TokenResult, scope: string, timeoutMs: number = IDENTITY_PROBE_TIMEOUT_MS): CheckResult {
+/** `timeoutMs`: how long the probe was given (see resolveIdentityTimeout). */
+export function checkIdentityToken(result: TokenResult, scope: string, timeoutMs: number): CheckResult {
   const id = 'identity_token';
   const name = 'identity token';
   if (result.ok) return ok(id, name, `${result.source} returned a token for ${scope}`);
