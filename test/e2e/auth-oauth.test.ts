@@ -52,11 +52,13 @@ function login(provider: string, user: (userCode: string) => void): Promise<RunR
   void oauth.nextDevice().then((device) => {
     if (oauth.devices.length > before) user(device.userCode);
   });
+  // A login that hangs is killed and fails the test: it must never read as "exit 1".
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
+      if (code !== null) resolve({ code, stdout, stderr });
+      else reject(new Error(`iris auth login ${provider} was killed by ${signal ?? 'a signal'} (after 15 s it is killed as hung)\nstdout: ${stdout}\nstderr: ${stderr}`));
     }),
   );
 }

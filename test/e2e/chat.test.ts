@@ -209,18 +209,24 @@ describe('Ctrl-C', () => {
     await configure();
     fake.script('main-m', { kind: 'hang', deltas: ['partial answer'] });
     const { spawn } = await import('node:child_process');
-    const { IRIS_BIN, cleanEnv } = await import('../helpers/iris.js');
-    const hung = fake.hanging();
-    const child = spawn(process.execPath, [IRIS_BIN, 'chat', '-q', 'slow'], { env: cleanEnv({ IRIS_HOME: home, ...env() }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const { IRIS_BIN, REPO_ROOT, cleanEnv, waitForOutput } = await import('../helpers/iris.js');
+    // -q prints nothing until the turn ends, so the child says (on stderr, through a test-only
+    // --import) when its HTTP client has received and handed on the partial answer.
+    const child = spawn(process.execPath, ['--import', join(REPO_ROOT, 'test/helpers/body-seen.mjs'), IRIS_BIN, 'chat', '-q', 'slow'], {
+      env: cleanEnv({ IRIS_HOME: home, IRIS_TEST_BODY_SEEN: 'partial answer', ...env() }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    await hung;
-    // The fake has sent the partial answer; -q prints nothing until the turn ends, so there is no
-    // output to wait on: give the client a moment to read what is already on its socket.
-    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise((r) => child.on('exit', (c) => r(c)));
+    try {
+      await waitForOutput(child.stderr, 'body-seen: partial answer\n');
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw err;
+    }
     child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(130);
+    expect(await exited).toBe(130);
     expect(stdout).toBe('partial answer\n');
     const { openSqliteStore } = await import('../../src/store/sqlite-store.js');
     const store = await openSqliteStore(join(home, 'state.db'));

@@ -22,4 +22,14 @@ describe('runIris', () => {
       await removeDir(home);
     }
   });
+
+  it('rejects a run killed by a signal instead of reading it as an exit code', async () => {
+    const home = await makeTempDir();
+    try {
+      const crash = 'data:text/javascript,process.kill(process.pid, "SIGKILL")';
+      await expect(runIris(['--version'], { home, nodeArgs: ['--import', crash] })).rejects.toThrow(/^bin\/iris --version was killed by SIGKILL/);
+    } finally {
+      await removeDir(home);
+    }
+  });
 });

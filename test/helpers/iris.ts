@@ -1,5 +1,6 @@
 // Running the real `bin/iris` as a subprocess against a temporary IRIS_HOME.
 import { execFile } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,5 +77,29 @@ export function runIrisWithInput(
       settle(args, timeoutMs, resolve, reject),
     );
     child.stdin?.end(input);
+  });
+}
+
+/**
+ * Resolves with everything `stream` has carried once it includes `text`; rejects with what it did
+ * carry if that takes longer than `timeoutMs` or the stream ends first.
+ */
+export function waitForOutput(stream: Readable, text: string, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      settle();
+    };
+    const onData = (chunk: Buffer | string) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) finish(() => resolve(seen));
+    };
+    const onEnd = () => finish(() => reject(new Error(`the output ended without ${JSON.stringify(text)}; it was: ${JSON.stringify(seen)}`)));
+    const timer = setTimeout(() => finish(() => reject(new Error(`no ${JSON.stringify(text)} in the output within ${timeoutMs} ms; it was: ${JSON.stringify(seen)}`))), timeoutMs);
+    stream.on('data', onData);
+    stream.on('end', onEnd);
   });
 }
