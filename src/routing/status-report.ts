@@ -148,6 +148,36 @@ function slotStatus(config: Readonly<Config>, env: Env, resolution: Resolution, 
   };
 }
 
+/** An auto slot's first candidate is the main model's own route, reached through `auto`. */
+const asMain = (reason: CandidateReason): CandidateReason => (reason === 'auto' ? 'main' : reason);
+
+function sameCandidate(a: CandidateStatus, b: CandidateStatus): boolean {
+  // `why` is left out: it names the slot ("auxiliary.vision is auto: …") even where the route is the same.
+  return (
+    a.provider === b.provider &&
+    a.model === b.model &&
+    asMain(a.reason) === asMain(b.reason) &&
+    a.usable === b.usable &&
+    a.unusable === b.unusable &&
+    a.api_mode === b.api_mode &&
+    a.configured_api_mode === b.configured_api_mode &&
+    a.base_url === b.base_url &&
+    a.endpoint_error === b.endpoint_error &&
+    (a.notes ?? []).join('\n') === (b.notes ?? []).join('\n')
+  );
+}
+
+/**
+ * An aux slot that simply follows the main model: on auto, with exactly the main model's
+ * candidates (no fallback chain of its own). Needs the candidates (`--deep`); without them
+ * nothing can be said, so the answer is no.
+ */
+export function followsMain(main: SlotStatus, slot: SlotStatus): boolean {
+  if (!slot.auto || !main.candidates || !slot.candidates) return false;
+  const mine = slot.candidates;
+  return main.candidates.length === mine.length && main.candidates.every((c, i) => sameCandidate(c, mine[i] as CandidateStatus));
+}
+
 function providerStatus(candidate: Candidate, env: Env, oauth: OAuthView): ProviderStatus {
   const usable = !candidate.unusable;
   const credential = resolveCredential(candidate, env, hasUsableOAuth(oauth, candidate.provider));

@@ -1,5 +1,6 @@
 // `iris config show|get|set`.
 import { stringify } from 'yaml';
+import { changedConfig } from '../../config/changed.js';
 import { setEnvValue } from '../../config/env-file.js';
 import { isEnvVarKey, looksLikeCollection, parseDottedKey, scalarForPath } from '../../config/scalar.js';
 import { checkSetTarget } from '../../config/set-checks.js';
@@ -18,12 +19,13 @@ function toYaml(value: unknown): string {
   return stringify(value, { lineWidth: 0 });
 }
 
-export async function configShow(options: JsonOption): Promise<void> {
+export async function configShow(options: JsonOption & { changed?: boolean }): Promise<void> {
   const paths = await openHome();
   const { config } = await openConfig(paths);
+  const shown = options.changed ? changedConfig(config) : config;
   // Secret-named keys are masked; credentials inside other values (a URL's user:password@,
   // a Bearer token in extra_body) are redacted.
-  const masked = redactStrings(maskSecrets(config));
+  const masked = redactStrings(maskSecrets(shown));
   if (options.json) printJson(masked);
   else printData(toYaml(masked));
 }

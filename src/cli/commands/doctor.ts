@@ -9,6 +9,7 @@ import { redactStrings } from '../../log/redact.js';
 import { printData, printJson } from '../console.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { startSpinner, waitingText, type Spinner } from '../spinner.js';
+import { stdoutStyle } from '../style.js';
 
 export async function doctor(options: { offline?: boolean; json?: boolean; identityTimeout?: string }): Promise<number> {
   const offline = options.offline === true;
@@ -27,6 +28,6 @@ export async function doctor(options: { offline?: boolean; json?: boolean; ident
   }
   const report = redactStrings(found);
   if (options.json) printJson(report);
-  else printData(formatDoctorText(report, offline));
+  else printData(formatDoctorText(report, offline, stdoutStyle()));
   return report.healthy ? EXIT.ok : EXIT.failure;
 }

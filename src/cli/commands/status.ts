@@ -8,6 +8,7 @@ import { printData, printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 import { formatStatus } from '../status-text.js';
+import { stdoutStyle } from '../style.js';
 
 export async function status(options: { deep?: boolean; json?: boolean }): Promise<void> {
   const paths = await openHome();
@@ -23,5 +24,5 @@ export async function status(options: { deep?: boolean; json?: boolean }): Promi
   const report = buildStatusReport({ config, env, oauth: oauth.view, gateway, ...(deep ? { deep } : {}) });
   for (const warning of report.warnings) printWarning(warning.message);
   if (options.json) printJson(report);
-  else printData(formatStatus(report));
+  else printData(formatStatus(report, stdoutStyle()));
 }

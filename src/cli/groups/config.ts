@@ -9,8 +9,9 @@ export function registerConfig(program: Command): void {
   config
     .command('show')
     .description('print the effective config (defaults filled in, secrets masked)')
+    .option('--changed', 'only what differs from the defaults')
     .option('--json', 'print as JSON')
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean; changed?: boolean }) => {
       const { configShow } = await import('../commands/config.js');
       await configShow(options);
     });
