@@ -17,6 +17,8 @@ import { routeProblems } from '../webhook/route-checks.js';
 import { resolveRoutes, type ResolvedRoute } from '../webhook/routes.js';
 import { createSubscriptionReader, subscriptionsPath } from '../webhook/subscriptions.js';
 import { deliverEvent } from './deliver-event.js';
+import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
+import { listenerUrl } from './listener-url.js';
 import { claimPidFile, releasePidFile } from './pid-file.js';
 import { runWebhookEvent } from './run-event.js';
 import { createWorkerPool, MAX_RUN_ATTEMPTS } from './worker-pool.js';
@@ -55,11 +57,6 @@ function listenerLog(log: Logger): ListenerLog {
   };
 }
 
-/** The URL a client on this machine uses; a wildcard bind is reached through loopback. */
-export function listenerUrl(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-}
 
 function serverTimeouts(server: Server, bodyTimeoutMs: number): void {
   // A slow or stalled client cannot hold a socket for long: headers within 10 s, the whole request
@@ -234,13 +231,15 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     }, PRUNE_EVERY_MS);
     prune.unref();
     await pool.start();
+    // Last: once this file names us, clients (iris webhook test, gateway start) may rely on us.
+    await writeGatewayAddress(paths, { pid: process.pid, host: extra.host, port: listening.port });
   } catch (err) {
     // The port is open and the pid file and store are held: undo all of it, last first, so a
     // failed start leaves nothing listening and nothing locked.
     const problem = `the gateway could not start: ${errorMessage(err)}`;
     llog.error({}, `${problem}; nothing was left running`);
     clearInterval(prune);
-    await undoSteps([() => pool.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
+    await undoSteps([() => removeGatewayAddress(paths), () => pool.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
     log.flush?.();
     return { ok: false, code: 'store', problems: [problem] };
   }
@@ -264,6 +263,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     stopped ??= (async () => {
       log.info({ reason }, 'gateway stopping');
       clearInterval(prune);
+      // First: from now on nobody should be sent here.
+      await removeGatewayAddress(paths).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not remove gateway.address'));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const { settled } = await pool.stop(STOP_GRACE_MS);

@@ -5,8 +5,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
+import { networkInterfaces } from 'node:os';
+import { findGateway, gatewayAddressPath, locateGateway, readGatewayAddress, type LocatedGateway } from '../../gateway/address-file.js';
 import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
-import { listenerUrl, startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
+import { startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
+import { boundAddress, listenerUrl, reachableUrls } from '../../gateway/listener-url.js';
 import { printData, printError, printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -58,9 +61,19 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-async function configuredUrl(paths: HomePaths): Promise<string> {
+/** This home's gateway, where it said it listens (the configured address for one that has not said). */
+export async function locateHomeGateway(paths: HomePaths): Promise<LocatedGateway> {
   const { config } = await openConfig(paths);
-  return listenerUrl(config.platforms.webhook.extra.host, config.platforms.webhook.extra.port);
+  return findGateway(paths, config.platforms.webhook.extra);
+}
+
+function startedText(pid: number, gateway: Extract<LocatedGateway, { state: 'running' }>, log: string): { json: Record<string, unknown>; text: string } {
+  const urls = reachableUrls(gateway.host, gateway.port, networkInterfaces());
+  const address = boundAddress(gateway.host, gateway.port);
+  const lines = [`gateway started (pid ${pid}), listening on ${address}`, `  local:   ${urls.local}`];
+  for (const url of urls.network) lines.push(`  network: ${url}`);
+  lines.push(`logs: ${log}`);
+  return { json: { state: 'running', pid, address, url: urls.local, network_urls: urls.network, log }, text: lines.join('\n') };
 }
 
 export async function gatewayStart(options: { json?: boolean } = {}): Promise<number> {
@@ -85,21 +98,24 @@ export async function gatewayStart(options: { json?: boolean } = {}): Promise<nu
     exited = code;
   });
   child.unref();
-  const url = await configuredUrl(paths);
   const deadline = Date.now() + START_WAIT_MS;
+  let seen: LocatedGateway | undefined;
   while (Date.now() < deadline) {
     if (exited !== undefined) break;
-    const status = await readGatewayStatus(paths);
-    if (status.state === 'running' && status.pid === child.pid && (await healthy(url))) {
-      if (options.json) printJson({ state: 'running', pid: child.pid, url, log: join(paths.logsDir, 'gateway.log') });
-      else printData(`gateway started (pid ${child.pid}), listening at ${url}\nlogs: ${join(paths.logsDir, 'gateway.log')}`);
+    // Ready once the child has written where it listens (it does so last) and answers there.
+    seen = await locateHomeGateway(paths);
+    if (seen.state === 'running' && seen.pid === child.pid && seen.source === 'address_file' && (await healthy(seen.url))) {
+      const started = startedText(child.pid, seen, join(paths.logsDir, 'gateway.log'));
+      if (options.json) printJson(started.json);
+      else printData(started.text);
       return EXIT.ok;
     }
     await sleep(100);
   }
   const output = readFileSync(logPath, 'utf8').trim();
   if (exited === undefined) {
-    printError(`the gateway (pid ${child.pid}) did not answer at ${url}/health within ${START_WAIT_MS / 1000} s; see ${logPath}`);
+    const where = seen?.state === 'running' && seen.source === 'address_file' ? `at ${seen.url}/health` : `(no ${gatewayAddressPath(paths)} yet)`;
+    printError(`the gateway (pid ${child.pid}) did not answer ${where} within ${START_WAIT_MS / 1000} s; see ${logPath}`);
     return EXIT.failure;
   }
   printError(`the gateway did not start (exit code ${exited}):`);
@@ -122,6 +138,7 @@ export async function gatewayStop(options: { quiet?: boolean; json?: boolean } =
   if (status.state === 'stale_pid_file') {
     const { rm } = await import('node:fs/promises');
     await rm(status.pid_file, { force: true });
+    await rm(gatewayAddressPath(paths), { force: true }); // left by the same dead process
     report({ state: 'not_running', removed_stale_pid_file: status.pid_file, pid: status.pid }, `the gateway is not running (removed a stale pid file for pid ${status.pid})`);
     return EXIT.ok;
   }
@@ -145,7 +162,9 @@ export async function gatewayRestart(options: { json?: boolean } = {}): Promise<
 export async function gatewayStatusCommand(options: { json?: boolean } = {}): Promise<number> {
   const paths = await openHome();
   const status = await readGatewayStatus(paths);
-  const url = await configuredUrl(paths);
+  const { config } = await openConfig(paths);
+  const located = locateGateway(status, status.state === 'running' ? await readGatewayAddress(paths) : undefined, config.platforms.webhook.extra);
+  const url = located.state === 'running' ? located.url : listenerUrl(config.platforms.webhook.extra.host, config.platforms.webhook.extra.port);
   const running = status.state === 'running';
   const health = running ? await healthy(url) : false;
   if (options.json) printJson({ ...status, url, healthy: health });

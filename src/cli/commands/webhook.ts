@@ -5,13 +5,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { HomePaths } from '../../config/home.js';
 import { fail, type Result } from '../../config/result.js';
 import { DELIVER_TARGETS, ROUTE_NAME_PATTERN, type Config } from '../../config/schema.js';
-import { listenerUrl } from '../../gateway/gateway.js';
+import { findGateway } from '../../gateway/address-file.js';
+import { listenerUrl } from '../../gateway/listener-url.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
+import { deliveryDetail, deliveryRow } from '../../webhook/delivery-view.js';
 import { routeProblems } from '../../webhook/route-checks.js';
 import { resolveRoutes, type ResolvedRoute } from '../../webhook/routes.js';
 import { loadSubscriptions, updateSubscriptions, type Subscription } from '../../webhook/subscriptions.js';
 import { signBody } from '../../webhook/verify.js';
 import { printData, printJson, printWarning } from '../console.js';
+import { deliveryDetailText, deliveryRowText } from '../deliveries-text.js';
 import { openConfig, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 
@@ -45,8 +48,10 @@ async function loadRoutes(paths: HomePaths): Promise<{ config: Readonly<Config>;
   return { config, routes: resolveRoutes(config, loaded.subscriptions).routes, subscriptions: loaded.subscriptions };
 }
 
-function webhookUrl(config: Readonly<Config>, name: string): string {
-  return `${listenerUrl(config.platforms.webhook.extra.host, config.platforms.webhook.extra.port)}/webhooks/${name}`;
+/** Where routes are served: this home's running gateway where it listens, else the configured listener. */
+async function listenerBase(paths: HomePaths, config: Readonly<Config>): Promise<string> {
+  const gateway = await findGateway(paths, config.platforms.webhook.extra);
+  return gateway.state === 'running' ? gateway.url : listenerUrl(config.platforms.webhook.extra.host, config.platforms.webhook.extra.port);
 }
 
 export async function webhookSubscribe(name: string, options: SubscribeOptions): Promise<void> {
@@ -84,7 +89,7 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
     return { ok: true, updated: existing !== undefined, secretShown: options.secret === undefined && existing === undefined ? subscription.secret : undefined, subscription };
   });
   if (!result.ok) throw new CliFailure(result.error.code, result.error.message);
-  const url = webhookUrl(config, name);
+  const url = `${await listenerBase(paths, config)}/webhooks/${name}`;
   if (options.json) {
     printJson({ name, url, updated: result.updated, events: result.subscription.events, deliver, ...(result.secretShown ? { secret: result.secretShown } : {}) });
     return;
@@ -102,13 +107,14 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
 export async function webhookList(options: { json?: boolean }): Promise<void> {
   const paths = await openHome();
   const { config, routes } = await loadRoutes(paths);
+  const base = await listenerBase(paths, config);
   const rows = [...routes.values()].map((route) => ({
     name: route.name,
     source: route.source,
     enabled: route.enabled,
     events: route.events,
     deliver: route.deliver,
-    url: webhookUrl(config, route.name),
+    url: `${base}/webhooks/${route.name}`,
     has_secret: route.secret !== '',
   }));
   if (options.json) return printJson(rows);
@@ -157,7 +163,12 @@ export async function webhookTest(name: string, options: { payload?: string; eve
   const body = JSON.stringify(payload);
   const event = options.event ?? subscription.events[0] ?? 'test';
   const deliveryId = `test-${randomUUID()}`;
-  const url = webhookUrl(config, name);
+  // Only this home's own gateway, where it said it listens: never whatever else answers on the configured port.
+  const gateway = await findGateway(paths, config.platforms.webhook.extra);
+  if (gateway.state !== 'running') {
+    throw new CliFailure('not_found', `this home's gateway is not running (${gateway.why}), so nothing was sent; start it with iris gateway start`);
+  }
+  const url = `${gateway.url}/webhooks/${name}`;
   let response: Response;
   try {
     response = await fetch(url, {
@@ -168,7 +179,7 @@ export async function webhookTest(name: string, options: { payload?: string; eve
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new CliFailure('io_error', `cannot reach the gateway at ${url}${cause ? ` (${cause})` : ''}; is it running? (iris gateway start)`);
+    throw new CliFailure('io_error', `cannot reach this home's gateway (pid ${gateway.pid}) at ${url}${cause ? ` (${cause})` : ''}; see iris gateway status`);
   }
   const text = await response.text();
   if (options.json) printJson({ status: response.status, body: safeJson(text), delivery_id: deliveryId, event });
@@ -184,34 +195,36 @@ function safeJson(text: string): unknown {
   }
 }
 
-export async function webhookDeliveries(options: { route?: string; limit?: string; json?: boolean }): Promise<void> {
+export type DeliveriesOptions = { route?: string; limit?: string; show?: string; json?: boolean };
+
+/** `--show 12` or `--show '#12'`: an inbox id. */
+function parseEventId(text: string): number {
+  const id = Number(text.trim().replace(/^#/, ''));
+  if (!/^#?\d+$/.test(text.trim()) || !Number.isSafeInteger(id) || id < 1) throw new CliFailure('usage', `--show takes an event id as listed by iris webhook deliveries, such as 12 (got "${text}")`);
+  return id;
+}
+
+export async function webhookDeliveries(options: DeliveriesOptions): Promise<void> {
   const limit = options.limit === undefined ? 20 : Number(options.limit);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new CliFailure('usage', `--limit must be a positive whole number (got "${options.limit}")`);
+  const showId = options.show === undefined ? undefined : parseEventId(options.show);
   const paths = await openHome();
   const store = await openSqliteStore(paths.statePath).catch((err: Error) => {
     throw new CliFailure('io_error', err.message);
   });
   try {
-    const events = await store.webhooks.list({ ...(options.route ? { route: options.route } : {}), limit });
-    const rows = events.map((e) => ({
-      id: e.id,
-      received_at: new Date(e.receivedAt).toISOString(),
-      route: e.route,
-      event: e.event,
-      delivery_id: e.deliveryId,
-      state: e.state,
-      session: e.sessionId,
-      run_attempts: e.runAttempts,
-      delivery_attempts: e.deliveryAttempts,
-      reason: e.error,
-    }));
+    if (showId !== undefined) {
+      const record = await store.webhooks.get(showId);
+      if (!record) throw new CliFailure('not_found', `no webhook event #${showId} (iris webhook deliveries lists them)`);
+      const detail = deliveryDetail(record);
+      if (options.json) printJson(detail);
+      else printData(deliveryDetailText(detail));
+      return;
+    }
+    const rows = (await store.webhooks.list({ ...(options.route ? { route: options.route } : {}), limit })).map(deliveryRow);
     if (options.json) return printJson(rows);
     if (rows.length === 0) return printData(options.route ? `no events for route ${options.route}` : 'no webhook events yet');
-    printData(
-      rows
-        .map((r) => `#${r.id} ${r.received_at} ${r.route} ${r.event} ${r.delivery_id} ${r.state}${r.reason ? ` (${r.reason})` : ''}`)
-        .join('\n'),
-    );
+    printData(rows.map(deliveryRowText).join('\n'));
   } finally {
     await store.close();
   }

@@ -52,13 +52,13 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     });
   webhook
     .command('deliveries')
-    .description('recent webhook events and what became of them (accepted, running, done, delivered, failed)')
+    .description('recent webhook events and what became of them (accepted, running, done, delivered, failed), with their session and first answer line')
     .option('--route <name>', 'only this route')
     .option('--limit <n>', 'how many, newest first', '20')
+    .option('--show <id>', "one event in full: its answer and the delivery's outcome")
     .option('--json', 'print as JSON')
-    .action(async (options: { route?: string; limit?: string; json?: boolean }) => {
+    .action(async (options: { route?: string; limit?: string; show?: string; json?: boolean }) => {
       const { webhookDeliveries } = await import('../commands/webhook.js');
       await webhookDeliveries(options);
     });
-
 }

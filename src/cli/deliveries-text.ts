@@ -1,0 +1,28 @@
+// `iris webhook deliveries` as text: two lines an event (what arrived and its state; then its
+// session and the first line of its answer), and `--show <id>`: the whole answer and its outcome.
+// Pure: views in, text out.
+import type { DeliveryDetail, DeliveryRow } from '../webhook/delivery-view.js';
+
+const answerText = (answer: string | null) => (answer === null ? undefined : answer === '' ? '(empty answer)' : answer);
+
+export function deliveryRowText(row: DeliveryRow): string {
+  const head = `#${row.id} ${row.received_at} ${row.route} ${row.event} ${row.delivery_id} ${row.state}${row.reason ? ` (${row.reason})` : ''}`;
+  const parts = [row.session ? `session ${row.session}` : undefined, answerText(row.answer_first_line)].filter((part) => part !== undefined);
+  return parts.length > 0 ? `${head}\n    ${parts.join(' · ')}` : head;
+}
+
+export function deliveryDetailText(detail: DeliveryDetail): string {
+  const fields: Array<[string, string]> = [
+    ['received', detail.received_at],
+    ['updated', detail.updated_at],
+    ['state', detail.state],
+    ['outcome', detail.outcome],
+    ['attempts', `${detail.run_attempts} run, ${detail.delivery_attempts} delivery`],
+    ['deliver', detail.deliver ?? '(the stored route is unreadable)'],
+    ['session', detail.session ? `${detail.session} (iris sessions show ${detail.session})` : 'none yet'],
+  ];
+  const width = Math.max(...fields.map(([label]) => label.length)) + 2;
+  const lines = [`#${detail.id} ${detail.route} · ${detail.event} · delivery ${detail.delivery_id}`, ...fields.map(([label, value]) => `${label.padEnd(width)}${value}`), ''];
+  lines.push(detail.answer === null ? '(no answer yet)' : (answerText(detail.answer) ?? ''));
+  return lines.join('\n');
+}

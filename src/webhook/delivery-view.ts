@@ -1,0 +1,107 @@
+// What `iris webhook deliveries` says about an inbox event: a row for the list (with the run's
+// session and the first line of its answer) and the whole story for `--show <id>` (the answer and
+// what became of its delivery). Pure: a stored record in, plain data out.
+import { validateForgeTarget } from '../delivery/forge-comment.js';
+import type { WebhookEventRecord } from '../store/webhook-types.js';
+import { parseRouteSnapshot } from './routes.js';
+import { renderDeliverExtra } from './template.js';
+
+/** A first line longer than this is cut with `…`: the list stays one screen wide-ish. */
+export const FIRST_LINE_CHARS = 120;
+
+export type DeliveryRow = {
+  readonly id: number;
+  readonly received_at: string;
+  readonly route: string;
+  readonly event: string;
+  readonly delivery_id: string;
+  readonly state: WebhookEventRecord['state'];
+  readonly session: string | null;
+  readonly run_attempts: number;
+  readonly delivery_attempts: number;
+  readonly reason: string | null;
+  /** The answer's first non-blank line (cut at FIRST_LINE_CHARS); `''` for a blank answer; null before there is one. */
+  readonly answer_first_line: string | null;
+};
+
+export type DeliveryDetail = Omit<DeliveryRow, 'answer_first_line'> & {
+  readonly updated_at: string;
+  /** The route's delivery target when the event was accepted (`log`, `forge_comment`, …). */
+  readonly deliver: string | null;
+  /** One sentence: where the answer went, or why it did not, or what is still to happen. */
+  readonly outcome: string;
+  /** The whole answer; null before the run has finished. */
+  readonly answer: string | null;
+};
+
+export function firstLine(answer: string): string {
+  const line = answer.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  return line.length > FIRST_LINE_CHARS ? `${line.slice(0, FIRST_LINE_CHARS - 1)}…` : line;
+}
+
+function eventFields(record: WebhookEventRecord): Omit<DeliveryRow, 'answer_first_line'> {
+  return {
+    id: record.id,
+    received_at: new Date(record.receivedAt).toISOString(),
+    route: record.route,
+    event: record.event,
+    delivery_id: record.deliveryId,
+    state: record.state,
+    session: record.sessionId,
+    run_attempts: record.runAttempts,
+    delivery_attempts: record.deliveryAttempts,
+    reason: record.error,
+  };
+}
+
+export function deliveryRow(record: WebhookEventRecord): DeliveryRow {
+  return { ...eventFields(record), answer_first_line: record.output === null ? null : firstLine(record.output) };
+}
+
+const attempts = (n: number) => `${n} attempt${n === 1 ? '' : 's'}`;
+
+/** Where a delivered forge comment went: `octo/hello#42`, when the stored payload still says. */
+function forgeTarget(record: WebhookEventRecord, extra: Readonly<Record<string, string | number>>): string | undefined {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(record.payload);
+  } catch {
+    return undefined;
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  const target = validateForgeTarget(renderDeliverExtra(extra, payload as Record<string, unknown>));
+  return target.ok ? `${target.repo}#${target.prNumber}` : undefined;
+}
+
+function outcome(record: WebhookEventRecord, deliver: string | null, extra: Readonly<Record<string, string | number>>): string {
+  switch (record.state) {
+    case 'accepted':
+      return record.runAttempts === 0 ? 'waiting for a worker' : `waiting to run again (${attempts(record.runAttempts)} so far)`;
+    case 'running':
+      return `the agent is running (attempt ${record.runAttempts})`;
+    case 'done':
+      return record.error ? `answered; delivery pending after a problem: ${record.error}` : 'answered; delivery pending';
+    case 'delivered': {
+      if (deliver === 'log') return 'delivered: written to gateway.log';
+      if (deliver === 'forge_comment') {
+        const where = forgeTarget(record, extra);
+        return `delivered: posted as a PR comment${where ? ` on ${where}` : ''} (${attempts(record.deliveryAttempts)})`;
+      }
+      return `delivered (${deliver ?? 'unknown target'})`;
+    }
+    case 'failed':
+      return record.output === null ? `failed before an answer: ${record.error ?? 'no reason recorded'}` : `answered, but the delivery failed: ${record.error ?? 'no reason recorded'}`;
+  }
+}
+
+export function deliveryDetail(record: WebhookEventRecord): DeliveryDetail {
+  const snapshot = parseRouteSnapshot(record.routeSnapshot);
+  const deliver = snapshot.ok ? snapshot.snapshot.deliver : null;
+  return {
+    ...eventFields(record),
+    updated_at: new Date(record.updatedAt).toISOString(),
+    deliver,
+    outcome: outcome(record, deliver, snapshot.ok ? snapshot.snapshot.deliver_extra : {}),
+    answer: record.output,
+  };
+}
