@@ -5,6 +5,9 @@
 // run stops at once with the one command to run. A browser test is never skipped silently.
 //
 // IRIS_CHROMIUM names another Chromium (a non-Debian system); the browser tests use it too.
+//
+// Also strace, for the test that proves a 202 leaves only after the fsync that covers its event
+// (test/e2e/ingest-durability.test.ts): Debian's strace, installed or named the same way.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +32,21 @@ export function decideChromium(facts) {
   return { action: 'stop', message: `the dashboard's browser tests need Chromium at ${facts.path}, which is missing; run: ${command}` };
 }
 
+export const STRACE = '/usr/bin/strace';
+export const APT_INSTALL_STRACE = ['install', '-y', '-qq', '--no-install-recommends', 'strace'];
+
+/**
+ * What to do about strace. Pure, like decideChromium.
+ * @param {{ present: boolean, root: boolean, apt: boolean }} facts
+ * @returns {{ action: 'ok' } | { action: 'install' } | { action: 'stop', message: string }}
+ */
+export function decideStrace(facts) {
+  if (facts.present) return { action: 'ok' };
+  if (facts.root && facts.apt) return { action: 'install' };
+  const command = facts.apt ? 'sudo apt-get install -y --no-install-recommends strace' : `install strace with your system's package manager (at ${STRACE})`;
+  return { action: 'stop', message: `the ingest durability test needs strace at ${STRACE}, which is missing; run: ${command}` };
+}
+
 function executable(path) {
   try {
     accessSync(path, constants.X_OK);
@@ -47,21 +65,32 @@ function run(command, args) {
   return result.status === 0;
 }
 
-function main() {
-  const custom = Boolean(process.env.IRIS_CHROMIUM);
-  const path = process.env.IRIS_CHROMIUM || DEFAULT_CHROMIUM;
-  const decision = decideChromium({ path, custom, present: executable(path), root: process.getuid?.() === 0, apt: onPath('apt-get') });
-  if (decision.action === 'ok') return 0;
+let aptUpdated = false;
+
+/** Carries out one decision; true when the tool is there afterwards. */
+function ensure(decision, what, aptArgs, path) {
+  if (decision.action === 'ok') return true;
   if (decision.action === 'stop') {
     process.stderr.write(`test prerequisites: ${decision.message}\n`);
-    return 1;
+    return false;
   }
-  process.stderr.write(`test prerequisites: installing Debian's chromium for the dashboard's browser tests (apt-get ${APT_INSTALL.join(' ')})\n`);
-  if (!run('apt-get', ['update', '-qq']) || !run('apt-get', APT_INSTALL) || !executable(path)) {
-    process.stderr.write(`test prerequisites: installing chromium failed (see above); run: apt-get update && apt-get ${APT_INSTALL.join(' ')}\n`);
-    return 1;
+  process.stderr.write(`test prerequisites: installing ${what} (apt-get ${aptArgs.join(' ')})\n`);
+  if (!aptUpdated) aptUpdated = run('apt-get', ['update', '-qq']);
+  if (!aptUpdated || !run('apt-get', aptArgs) || !executable(path)) {
+    process.stderr.write(`test prerequisites: installing ${what} failed (see above); run: apt-get update && apt-get ${aptArgs.join(' ')}\n`);
+    return false;
   }
-  return 0;
+  return true;
+}
+
+function main() {
+  const root = process.getuid?.() === 0;
+  const apt = onPath('apt-get');
+  const custom = Boolean(process.env.IRIS_CHROMIUM);
+  const path = process.env.IRIS_CHROMIUM || DEFAULT_CHROMIUM;
+  const chromium = ensure(decideChromium({ path, custom, present: executable(path), root, apt }), "Debian's chromium for the dashboard's browser tests", APT_INSTALL, path);
+  const strace = ensure(decideStrace({ present: executable(STRACE), root, apt }), "Debian's strace for the ingest durability test", APT_INSTALL_STRACE, STRACE);
+  return chromium && strace ? 0 : 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = main();

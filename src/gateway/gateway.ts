@@ -151,7 +151,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
   let store: Store;
   try {
-    store = await (options.openStore ?? ((path: string) => openSqliteStore(path, { checkpointEveryMs: 250 })))(paths.statePath);
+    store = await (options.openStore ?? ((path: string) => openSqliteStore(path, { server: true })))(paths.statePath);
   } catch (err) {
     await releasePidFile(paths);
     return { ok: false, code: 'store', problems: [errorMessage(err)] };

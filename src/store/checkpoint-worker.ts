@@ -1,17 +1,33 @@
 // WAL checkpoints for a busy writer, off its event loop: a worker thread with its own connection
 // runs a PASSIVE checkpoint on a timer (it never blocks the writer; what it cannot copy now it
-// copies next time). The writer's connection has automatic checkpoints turned off, so no request
+// copies next time). The writers' connections have automatic checkpoints turned off, so no request
 // ever waits for one. Used by the gateway, whose inbox takes a write per accepted event.
+//
+// Bounded: under steady load some reader always holds an old snapshot, so PASSIVE checkpoints
+// never let the WAL start over and the file grows without end (1.6 GB was seen). When the WAL
+// holds more than `restartFrames` after a PASSIVE pass, this thread runs a RESTART checkpoint: it
+// waits (up to its busy timeout) for readers to move on, after which the next commit writes the
+// WAL from its start, and `journal_size_limit` truncates the file back.
 import { Worker } from 'node:worker_threads';
+
+export type CheckpointOptions = {
+  readonly everyMs: number;
+  /** WAL frames (pages) left after a PASSIVE checkpoint that call for a RESTART one. */
+  readonly restartFrames: number;
+  /** Bytes the WAL file is cut back to once it starts over. */
+  readonly journalSizeLimit: number;
+};
 
 // CommonJS on purpose: an eval'd worker has require(), and the driver is a CommonJS native addon.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true, timeout: 1000 });
+db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
 const timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (passive && passive.log > workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
   } catch {
     // Busy or closing: the next tick tries again; the WAL stays valid meanwhile.
   }
@@ -25,8 +41,8 @@ parentPort.on('message', () => {
 
 export type CheckpointWorker = { stop(): Promise<void> };
 
-export function startCheckpointWorker(driverPath: string, path: string, everyMs: number): CheckpointWorker {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: driverPath, path, everyMs } });
+export function startCheckpointWorker(driverPath: string, path: string, options: CheckpointOptions): CheckpointWorker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: driverPath, path, ...options } });
   worker.unref();
   // A worker that fails (the file vanished) only means checkpoints wait for the next open.
   worker.on('error', () => {});

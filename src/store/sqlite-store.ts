@@ -17,6 +17,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Message } from '../providers/wire/types.js';
+import { startAcceptWriter, type AcceptWriter } from './accept-writer.js';
 import { startCheckpointWorker, type CheckpointWorker } from './checkpoint-worker.js';
 import { StoreError, toStoreError } from './errors.js';
 import { newSessionId } from './ids.js';
@@ -36,11 +37,19 @@ export type SqliteStoreOptions = {
   /** Epoch milliseconds for created_at/updated_at/applied_at. */
   readonly now?: () => number;
   /**
-   * Checkpoint the WAL from a worker thread on this interval instead of inside the commit that
-   * crosses the size threshold (see checkpoint-worker.ts). For a server answering requests.
+   * For a server answering requests (the gateway): webhook accepts are written and fsync'd on a
+   * thread of their own (accept-writer.ts), and the WAL is checkpointed from another thread on a
+   * timer, bounded in size (checkpoint-worker.ts), instead of inside the commit that crosses the
+   * size threshold.
    */
-  readonly checkpointEveryMs?: number;
+  readonly server?: boolean;
 };
+
+/** The WAL file is cut back to this size once it starts over. */
+export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/** WAL frames left after a PASSIVE checkpoint that call for a RESTART (16 MB of 4 KB pages). */
+const RESTART_CHECKPOINT_FRAMES = 4096;
+const CHECKPOINT_EVERY_MS = 250;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
@@ -96,18 +105,28 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
       db.close();
       throw err;
     }
-    return createSqliteStore(db, path, now, options.checkpointEveryMs);
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    if (!options.server) return createSqliteStore(db, path, now);
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
+    const driverPath = loadCommonJs.resolve('better-sqlite3');
+    let writer: AcceptWriter;
+    try {
+      writer = await startAcceptWriter(driverPath, path, { busyTimeoutMs, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    const checkpoints = startCheckpointWorker(driverPath, path, { everyMs: CHECKPOINT_EVERY_MS, restartFrames: RESTART_CHECKPOINT_FRAMES, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES });
+    return createSqliteStore(db, path, now, { writer, checkpoints });
   } catch (err) {
     throw toStoreError(err, path);
   }
 }
 
-function createSqliteStore(db: Db, path: string, now: () => number, checkpointEveryMs?: number): Store {
-  let checkpoints: CheckpointWorker | undefined;
-  if (checkpointEveryMs !== undefined) {
-    db.pragma('wal_autocheckpoint = 0');
-    checkpoints = startCheckpointWorker(loadCommonJs.resolve('better-sqlite3'), path, checkpointEveryMs);
-  }
+type ServerThreads = { readonly writer: AcceptWriter; readonly checkpoints: CheckpointWorker };
+
+function createSqliteStore(db: Db, path: string, now: () => number, threads?: ServerThreads): Store {
 
   const statements = {
     insertSession: db.prepare(
@@ -254,10 +273,11 @@ function createSqliteStore(db: Db, path: string, now: () => number, checkpointEv
 
     usageSummary: (options) => guarded(() => summarizeUsage(db, options)),
 
-    webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path)),
+    webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path), threads && ((event, dedupSince) => threads.writer.accept(event, dedupSince))),
 
     close: async () => {
-      await checkpoints?.stop();
+      await threads?.writer.stop();
+      await threads?.checkpoints.stop();
       await guarded(() => {
         if (db.open) db.close();
       });

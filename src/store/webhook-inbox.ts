@@ -50,6 +50,21 @@ function toRecord(row: EventRow): WebhookEventRecord {
 }
 
 /**
+ * The accept path's SQL, shared with the accept writer's thread (accept-writer.ts), which runs the
+ * same statements on its own connection.
+ */
+export const ACCEPT_SQL = {
+  seen: 'SELECT 1 AS one FROM webhook_dedup WHERE route = ? AND delivery_id = ? AND seen_at >= ?',
+  remember: `INSERT INTO webhook_dedup (route, delivery_id, seen_at) VALUES (?, ?, ?)
+       ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at`,
+  insert: `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at)
+       VALUES (@route, @deliveryId, @event, @payload, @routeSnapshot, 'accepted', @receivedAt, @receivedAt)`,
+} as const;
+
+/** Writes accepted events somewhere other than this connection (the gateway's writer thread). */
+export type AcceptPath = (event: NewWebhookEvent, dedupSince: number) => Promise<AcceptOutcome>;
+
+/**
  * `guarded` runs a driver call and turns its failure into a StoreError naming the file;
  * `asStoreError` does the same for a failure caught elsewhere (sqlite-store.ts has both).
  */
@@ -58,19 +73,12 @@ export function createSqliteWebhookInbox(
   now: () => number,
   guarded: <T>(work: () => T) => Promise<T>,
   asStoreError: (err: unknown) => Error,
+  acceptPath?: AcceptPath,
 ): WebhookInbox {
   const statements = {
-    seen: db.prepare<[string, string, number], { one: number }>(
-      'SELECT 1 AS one FROM webhook_dedup WHERE route = ? AND delivery_id = ? AND seen_at >= ?',
-    ),
-    remember: db.prepare<[string, string, number]>(
-      `INSERT INTO webhook_dedup (route, delivery_id, seen_at) VALUES (?, ?, ?)
-       ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at`,
-    ),
-    insert: db.prepare(
-      `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at)
-       VALUES (@route, @deliveryId, @event, @payload, @routeSnapshot, 'accepted', @receivedAt, @receivedAt)`,
-    ),
+    seen: db.prepare<[string, string, number], { one: number }>(ACCEPT_SQL.seen),
+    remember: db.prepare<[string, string, number]>(ACCEPT_SQL.remember),
+    insert: db.prepare(ACCEPT_SQL.insert),
     oldestAccepted: db.prepare<[], EventRow>("SELECT * FROM webhook_events WHERE state = 'accepted' ORDER BY id LIMIT 1"),
     claim: db.prepare<[number, number]>(
       "UPDATE webhook_events SET state = 'running', run_attempts = run_attempts + 1, updated_at = ? WHERE id = ? AND state = 'accepted'",
@@ -125,11 +133,12 @@ export function createSqliteWebhookInbox(
     }
     batch.forEach((p, i) => p.resolve(outcomes[i]!));
   };
-  const accept = (event: NewWebhookEvent, dedupSince: number): Promise<AcceptOutcome> =>
+  const acceptHere = (event: NewWebhookEvent, dedupSince: number): Promise<AcceptOutcome> =>
     new Promise<AcceptOutcome>((resolve, reject) => {
       if (pending.length === 0) setImmediate(flush);
       pending.push({ event, dedupSince, resolve, reject });
     });
+  const accept = acceptPath ?? acceptHere;
 
   const claim = db.transaction((maxRunAttempts: number): EventRow | undefined => {
     for (;;) {

@@ -1,6 +1,6 @@
-// The pretest step's decision about Chromium: present, install it, or stop with one command.
+// The pretest step's decisions about Chromium and strace: present, install, or stop with one command.
 import { describe, expect, it } from 'vitest';
-import { decideChromium } from '../../scripts/test-prerequisites.mjs';
+import { decideChromium, decideStrace } from '../../scripts/test-prerequisites.mjs';
 
 const base = { path: '/usr/bin/chromium', custom: false, present: false, root: false, apt: true };
 
@@ -29,6 +29,24 @@ describe('decideChromium', () => {
     expect(decideChromium({ ...base, custom: true, root: true, path: '/nowhere/chrome' })).toEqual({
       action: 'stop',
       message: "IRIS_CHROMIUM is /nowhere/chrome, which is not an executable file; point it at a Chromium binary, or unset it to use Debian's /usr/bin/chromium",
+    });
+  });
+});
+
+describe('decideStrace', () => {
+  it('goes on when strace is there, installs it as root with apt-get', () => {
+    expect(decideStrace({ present: true, root: false, apt: false })).toEqual({ action: 'ok' });
+    expect(decideStrace({ present: false, root: true, apt: true })).toEqual({ action: 'install' });
+  });
+
+  it('stops with the one command to run when it cannot install', () => {
+    expect(decideStrace({ present: false, root: false, apt: true })).toEqual({
+      action: 'stop',
+      message: 'the ingest durability test needs strace at /usr/bin/strace, which is missing; run: sudo apt-get install -y --no-install-recommends strace',
+    });
+    expect(decideStrace({ present: false, root: true, apt: false })).toEqual({
+      action: 'stop',
+      message: "the ingest durability test needs strace at /usr/bin/strace, which is missing; run: install strace with your system's package manager (at /usr/bin/strace)",
     });
   });
 });

@@ -1,0 +1,171 @@
+// The webhook inbox's accept path on a thread of its own, for the gateway. A 202 tells the code host
+// that the event is safe, and it does not send it again, so the write under a 202 must survive a
+// power cut: this thread's connection commits with `synchronous = FULL` (the WAL is fsync'd at
+// every commit). The fsync then costs the event loop nothing: the main thread only does HTTP,
+// HMAC and parsing, and hears back with the ids once the batch is on disk.
+//
+// Group commit: while one batch is being written and fsync'd, the events that arrive meanwhile
+// wait, and go together as the next batch, so the batch grows with the disk's latency and one fsync
+// covers many events under load. Alone, an event waits for its own commit only. Checkpoints are
+// not this thread's job (checkpoint-worker.ts): no commit waits for one.
+import { Worker } from 'node:worker_threads';
+import { StoreError, toStoreError } from './errors.js';
+import type { AcceptOutcome, NewWebhookEvent } from './webhook-types.js';
+import { ACCEPT_SQL } from './webhook-inbox.js';
+
+export type AcceptWriterOptions = {
+  readonly busyTimeoutMs: number;
+  /** The WAL file is cut back to this many bytes after a reset (`journal_size_limit`). */
+  readonly journalSizeLimit: number;
+};
+
+export type AcceptWriter = {
+  accept(event: NewWebhookEvent, dedupSince: number): Promise<AcceptOutcome>;
+  /** Writes what is queued, then closes the thread's connection. */
+  stop(): Promise<void>;
+};
+
+type Reply =
+  | { readonly ready: true }
+  | { readonly seq: number; readonly outcomes: AcceptOutcome[] }
+  | { readonly seq: number; readonly error: { readonly message: string; readonly code?: string } };
+
+// CommonJS on purpose: an eval'd worker has require(), and the driver is a CommonJS native addon.
+const WORKER_SOURCE = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const errorOf = (err) => ({ message: String((err && err.message) || err), code: err && err.code });
+function open() {
+  const db = new Database(workerData.path, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
+  db.pragma('synchronous = FULL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
+  return db;
+}
+function serve(db) {
+  const seen = db.prepare(workerData.sql.seen);
+  const remember = db.prepare(workerData.sql.remember);
+  const insert = db.prepare(workerData.sql.insert);
+  const acceptBatch = db.transaction((batch) => batch.map(([event, dedupSince]) => {
+    if (event.deduplicate) {
+      if (seen.get(event.route, event.deliveryId, dedupSince)) return { status: 'duplicate' };
+      remember.run(event.route, event.deliveryId, event.receivedAt);
+    }
+    const info = insert.run({ route: event.route, deliveryId: event.deliveryId, event: event.event, payload: event.payload, routeSnapshot: event.routeSnapshot, receivedAt: event.receivedAt });
+    return { status: 'accepted', id: Number(info.lastInsertRowid) };
+  }));
+  parentPort.on('message', (message) => {
+    if (message.stop) {
+      db.close();
+      parentPort.close();
+      return;
+    }
+    try {
+      parentPort.postMessage({ seq: message.seq, outcomes: acceptBatch.immediate(message.batch) });
+    } catch (err) {
+      parentPort.postMessage({ seq: message.seq, error: errorOf(err) });
+    }
+  });
+  parentPort.postMessage({ ready: true });
+}
+let db;
+try {
+  db = open();
+} catch (err) {
+  parentPort.postMessage({ seq: -1, error: errorOf(err) });
+}
+if (db) serve(db);
+`;
+
+type Pending = { readonly event: NewWebhookEvent; readonly dedupSince: number; readonly resolve: (o: AcceptOutcome) => void; readonly reject: (e: unknown) => void };
+
+/** Starts the thread and resolves once its connection is open (or rejects with why it is not). */
+export function startAcceptWriter(driverPath: string, path: string, options: AcceptWriterOptions): Promise<AcceptWriter> {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: driverPath, path, ...options, sql: ACCEPT_SQL } });
+  let queued: Pending[] = [];
+  let inFlight: { readonly seq: number; readonly batch: Pending[] } | undefined;
+  let seq = 0;
+  let scheduled = false;
+  let dead: Error | undefined;
+  let stopping: Promise<void> | undefined;
+  let onIdle: (() => void) | undefined;
+
+  const failAll = (err: Error) => {
+    dead ??= err;
+    for (const p of [...(inFlight?.batch ?? []), ...queued]) p.reject(dead);
+    inFlight = undefined;
+    queued = [];
+    onIdle?.();
+  };
+
+  const send = () => {
+    scheduled = false;
+    if (inFlight || queued.length === 0 || dead) return;
+    const batch = queued;
+    queued = [];
+    inFlight = { seq: ++seq, batch };
+    worker.postMessage({ seq: inFlight.seq, batch: batch.map((p) => [p.event, p.dedupSince]) });
+  };
+
+  return new Promise<AcceptWriter>((resolveStart, rejectStart) => {
+    worker.on('message', (reply: Reply) => {
+      if ('ready' in reply) {
+        resolveStart(writer);
+        return;
+      }
+      if ('error' in reply && reply.seq === -1) {
+        rejectStart(toStoreError(Object.assign(new Error(reply.error.message), { code: reply.error.code }), path));
+        return;
+      }
+      const done = inFlight;
+      if (!done || done.seq !== reply.seq) return;
+      inFlight = undefined;
+      if ('error' in reply) {
+        const failure = toStoreError(Object.assign(new Error(reply.error.message), { code: reply.error.code }), path);
+        for (const p of done.batch) p.reject(failure);
+      } else {
+        done.batch.forEach((p, i) => p.resolve(reply.outcomes[i]!));
+      }
+      // What arrived during that write goes now, as one batch.
+      if (queued.length > 0) send();
+      else onIdle?.();
+    });
+    worker.on('error', (err) => {
+      const failure = new StoreError('io', `cannot use ${path}: the inbox writer thread failed (${err.message})`, { cause: err });
+      rejectStart(failure);
+      failAll(failure);
+    });
+    worker.on('exit', () => failAll(new StoreError('io', `cannot use ${path}: the inbox writer thread has stopped`)));
+
+    const writer: AcceptWriter = {
+      accept: (event, dedupSince) =>
+        new Promise<AcceptOutcome>((resolve, reject) => {
+          if (dead) return reject(dead);
+          queued.push({ event, dedupSince, resolve, reject });
+          // The events of this turn of the event loop go together; a batch in flight takes the rest after it.
+          if (!scheduled && !inFlight) {
+            scheduled = true;
+            setImmediate(send);
+          }
+        }),
+      stop: () => {
+        stopping ??= (async () => {
+          if (inFlight || queued.length > 0) {
+            await new Promise<void>((resolve) => {
+              onIdle = resolve;
+              send();
+            });
+          }
+          if (dead) return;
+          const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+          worker.postMessage({ stop: true });
+          const timer = setTimeout(() => void worker.terminate(), 5_000);
+          await exited;
+          clearTimeout(timer);
+        })();
+        return stopping;
+      },
+    };
+  });
+}
