@@ -15,7 +15,7 @@ import { createWebhookHandler, DEDUP_WINDOW_MS, type ListenerLog } from '../webh
 import { createSlidingWindowLimiter } from '../webhook/rate-limit.js';
 import { routeProblems } from '../webhook/route-checks.js';
 import { resolveRoutes, type ResolvedRoute } from '../webhook/routes.js';
-import { createSubscriptionReader, subscriptionsPath } from '../webhook/subscriptions.js';
+import { createSubscriptionReader, subscriptionsPath, watchForChanges } from '../webhook/subscriptions.js';
 import { deliverEvent } from './deliver-event.js';
 import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
@@ -47,6 +47,9 @@ export type GatewayHandle = {
 /** How long a stop waits for runs in flight to record where they stopped. */
 export const STOP_GRACE_MS = 15_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+const SUBSCRIPTIONS_RECHECK_MS = 1_000;
+/** Accepted events are logged one by one at debug only; at info, as a count a minute. */
+const ACCEPT_SUMMARY_EVERY_MS = 60_000;
 
 function listenerLog(log: Logger): ListenerLog {
   return {
@@ -159,8 +162,11 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
   // Subscriptions change while the gateway runs: the table is rebuilt when the file changes, and a
   // subscription that fails the route checks is left out (with a warning) rather than served.
+  // The file is looked at again only when it may have changed (a watch, and a stat a second).
+  const changes = watchForChanges(subscriptionsPath(paths), SUBSCRIPTIONS_RECHECK_MS);
   let table = { version: -1, routes: first.routes };
   const currentRoutes = () => {
+    if (!changes.take() && table.version >= 0) return table.routes;
     const { file, version } = reader.read();
     if (version !== table.version) {
       const resolved = resolveRoutes(config, file.subscriptions);
@@ -175,6 +181,17 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     }
     return table.routes;
   };
+
+  const accepted = new Map<string, number>();
+  const logAccepted = () => {
+    if (accepted.size === 0) return;
+    const byRoute = Object.fromEntries(accepted);
+    const total = [...accepted.values()].reduce((sum, n) => sum + n, 0);
+    accepted.clear();
+    llog.info({ accepted: total, by_route: byRoute }, `webhook events accepted: ${total}`);
+  };
+  const summaries = setInterval(logAccepted, ACCEPT_SUMMARY_EVERY_MS);
+  summaries.unref();
 
   const routing = createRoutingDeps(paths, env);
   const pool = createWorkerPool({
@@ -194,12 +211,17 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     bodyTimeoutMs: extra.body_timeout * 1000,
     nowMs,
     log: llog,
-    onAccepted: () => pool.wake(),
+    onAccepted: (_id, route) => {
+      pool.wake();
+      accepted.set(route, (accepted.get(route) ?? 0) + 1);
+    },
   });
   const server = createServer(handler);
   serverTimeouts(server, extra.body_timeout * 1000);
   const listening = await listen(server, extra.host, extra.port);
   if (!listening.ok) {
+    clearInterval(summaries);
+    changes.close();
     await store.close();
     await releasePidFile(paths);
     const problem =
@@ -239,6 +261,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     const problem = `the gateway could not start: ${errorMessage(err)}`;
     llog.error({}, `${problem}; nothing was left running`);
     clearInterval(prune);
+    clearInterval(summaries);
+    changes.close();
     await undoSteps([() => removeGatewayAddress(paths), () => pool.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
     log.flush?.();
     return { ok: false, code: 'store', problems: [problem] };
@@ -270,6 +294,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       const { settled } = await pool.stop(STOP_GRACE_MS);
       server.closeAllConnections();
       await closed;
+      changes.close();
+      clearInterval(summaries);
+      logAccepted();
       if (!settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
       await store.close();
       await releasePidFile(paths);

@@ -2,8 +2,8 @@
 // owner-only because it holds secrets, written atomically under a lock like config.yaml. A
 // running gateway notices a change by the file's identity (see createSubscriptionReader), so a new
 // subscription answers at once, without a restart.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { withFileLock } from '../config/file-lock.js';
@@ -119,7 +119,7 @@ export function createSubscriptionReader(path: string, onProblems: (problems: re
     read(): { readonly file: SubscriptionFile; readonly version: number } {
       let next: string;
       try {
-        // No exception for a missing file: this runs on every request, and most homes have none.
+        // No exception for a missing file: most homes have none.
         const info = statSync(path, { bigint: true, throwIfNoEntry: false });
         next = info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : 'missing';
       } catch {
@@ -139,6 +139,52 @@ export function createSubscriptionReader(path: string, onProblems: (problems: re
         if (current.problems.length > 0) onProblems(current.problems);
       }
       return { file: current, version };
+    },
+  };
+}
+
+export type ChangeSignal = {
+  /** True when the file may have changed since the last call (and then false until it may again). */
+  take(): boolean;
+  close(): void;
+};
+
+/**
+ * Whether a file may have changed, without a stat per request: an fs.watch on its folder (the file
+ * is replaced by a rename, so a watch on the file itself would stop at the first change), plus a
+ * "maybe" every `recheckMs` for file systems whose watch misses changes (NFS, some containers).
+ * Without a working watch, every call is a maybe.
+ */
+export function watchForChanges(path: string, recheckMs: number): ChangeSignal {
+  let maybe = true;
+  let watcher: FSWatcher | undefined;
+  const name = basename(path);
+  try {
+    watcher = watch(dirname(path), { persistent: false }, (_event, changed) => {
+      if (changed === null || changed === name) maybe = true;
+    });
+    watcher.on('error', () => {
+      watcher?.close();
+      watcher = undefined;
+    });
+  } catch {
+    watcher = undefined; // out of inotify watches, or no such folder: ask every time
+  }
+  const timer = setInterval(() => {
+    maybe = true;
+  }, recheckMs);
+  timer.unref();
+  return {
+    take() {
+      if (!watcher) return true;
+      const was = maybe;
+      maybe = false;
+      return was;
+    },
+    close() {
+      clearInterval(timer);
+      watcher?.close();
+      watcher = undefined;
     },
   };
 }

@@ -95,5 +95,10 @@ describe('every 202 follows the fsync that covers its event', () => {
     const calls = parseStrace(await readFile(traceFile, 'utf8'));
     expect(calls.filter((c) => c.name === 'fsync' || c.name === 'fdatasync').length).toBeGreaterThan(0);
     expect(events.map((e) => proof(calls, e.marker, e.deliveryId))).toEqual(events.map(() => ({ found: 'write, fsync, 202' })));
+
+    // The log has no line per accepted event at info, and a count at the stop.
+    const log = (await readFile(join(home, 'logs', 'gateway.log'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; accepted?: number; by_route?: unknown });
+    expect(log.filter((line) => line.msg === 'webhook accepted')).toEqual([]);
+    expect(log.filter((line) => line.msg.startsWith('webhook events accepted'))).toEqual([expect.objectContaining({ msg: 'webhook events accepted: 20', accepted: 20, by_route: { pr: 20 } })]);
   });
 });
