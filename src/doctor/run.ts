@@ -17,7 +17,7 @@ import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
 import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
 import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
-import { checkStore } from './checks/store.js';
+import { checkStore, checkStoreSpace } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
 import { readHomeFacts } from './home-facts.js';
 import type { LiveProbe } from './live-probes.js';
@@ -112,6 +112,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const oauth = await loadOAuthView(paths);
   if (oauth.problem) checks.push(fail('auth_file', 'auth.json', oauth.problem, 'fix the file, or remove it and run iris auth add and iris auth login again'));
   if (loaded.ok) checks.push(...(await configuredChecks(loaded.config, env, oauth.view, options, paths)));
-  checks.push(checkStore(await readStoreFacts(paths.statePath), SCHEMA_VERSION));
+  const storeFacts = await readStoreFacts(paths.statePath);
+  checks.push(checkStore(storeFacts, SCHEMA_VERSION));
+  const space = checkStoreSpace(storeFacts);
+  if (space) checks.push(space);
   return buildReport(checks);
 }

@@ -19,6 +19,12 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
+/** The sizes as the file system tells them, with the free bytes the test expects. */
+async function spaceNow(freeBytes: number): Promise<{ fileBytes: number; walBytes: number; freeBytes: number }> {
+  const size = (file: string) => stat(file).then((info) => info.size, () => 0);
+  return { fileBytes: await size(path), walBytes: await size(`${path}-wal`), freeBytes };
+}
+
 async function makeStore(): Promise<void> {
   const store = await openSqliteStore(path);
   await store.close();
@@ -33,7 +39,7 @@ describe('readStoreFacts', () => {
     await makeStore();
     await chmod(path, 0o644);
     const before = await readdir(dir);
-    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: SCHEMA_VERSION });
+    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: SCHEMA_VERSION, space: await spaceNow(0) });
     expect(await readdir(dir)).toEqual(before);
     expect((await stat(path)).mode & 0o777).toBe(0o644);
   });
@@ -41,7 +47,7 @@ describe('readStoreFacts', () => {
   it('reads in place while another connection holds the WAL open', async () => {
     const store = await openSqliteStore(path);
     try {
-      expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: SCHEMA_VERSION });
+      expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: SCHEMA_VERSION, space: await spaceNow(0) });
     } finally {
       await store.close();
     }
@@ -49,7 +55,7 @@ describe('readStoreFacts', () => {
 
   it('an empty file is version 0 and is not migrated', async () => {
     await writeFile(path, '');
-    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: 0 });
+    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: 0, space: await spaceNow(0) });
     expect((await stat(path)).size).toBe(0);
   });
 
@@ -59,7 +65,7 @@ describe('readStoreFacts', () => {
     const db = new Database(path);
     db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(99, 'future', 0);
     db.close();
-    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: 99 });
+    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: 99, space: await spaceNow(0) });
   });
 
   it('a file that is not SQLite is corrupt', async () => {
@@ -70,5 +76,22 @@ describe('readStoreFacts', () => {
       code: 'corrupt',
       message: stringMatching(/is damaged or not an SQLite database/),
     });
+  });
+
+  it('counts the free pages that pruned events leave behind', async () => {
+    const store = await openSqliteStore(path);
+    const payload = JSON.stringify({ body: 'x'.repeat(8_000) });
+    for (let i = 0; i < 200; i++) {
+      await store.webhooks.accept({ route: 'pr', deliveryId: `d-${i}`, deduplicate: false, event: 'push', payload, routeSnapshot: '{}', receivedAt: 1 }, 0);
+      await store.webhooks.fail(i + 1, 'test');
+    }
+    expect(await store.webhooks.pruneFinished(Date.now() + 1)).toBe(200);
+    await store.close();
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const db = new Database(path, { readonly: true });
+    const free = Number(db.pragma('freelist_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
+    db.close();
+    expect(free).toBeGreaterThan(200 * 8_000);
+    expect(await readStoreFacts(path)).toEqual({ kind: 'opened', path, version: SCHEMA_VERSION, space: await spaceNow(free) });
   });
 });

@@ -33,13 +33,27 @@ export function inMemoryCopy(bytes: Buffer): Buffer {
   return bytes;
 }
 
-function versionOf(open: () => BetterSqlite3.Database, path: string): number {
+type Opened = { readonly version: number; readonly freeBytes: number };
+
+function versionOf(open: () => BetterSqlite3.Database, path: string): Opened {
   const db = open();
   try {
-    return readSchemaVersion(db, path);
+    const pageSize = Number(db.pragma('page_size', { simple: true }));
+    return { version: readSchemaVersion(db, path), freeBytes: Number(db.pragma('freelist_count', { simple: true })) * pageSize };
   } finally {
     db.close();
   }
+}
+
+async function sizeOf(path: string): Promise<number> {
+  return stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
+}
+
+async function openedFacts(path: string, fileBytes: number, opened: Opened): Promise<StoreFacts> {
+  return { kind: 'opened', path, version: opened.version, space: { fileBytes, walBytes: await sizeOf(`${path}-wal`), freeBytes: opened.freeBytes } };
 }
 
 export async function readStoreFacts(path: string): Promise<StoreFacts> {
@@ -52,13 +66,13 @@ export async function readStoreFacts(path: string): Promise<StoreFacts> {
   try {
     const Database = loadCommonJs('better-sqlite3') as typeof BetterSqlite3;
     const inPlace = () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
-    if (size > MAX_COPY_BYTES || (await exists(`${path}-wal`))) return { kind: 'opened', path, version: versionOf(inPlace, path) };
+    if (size > MAX_COPY_BYTES || (await exists(`${path}-wal`))) return await openedFacts(path, size, versionOf(inPlace, path));
     const bytes = await readFile(path);
     try {
-      return { kind: 'opened', path, version: versionOf(() => new Database(inMemoryCopy(bytes), { readonly: true }), path) };
+      return await openedFacts(path, size, versionOf(() => new Database(inMemoryCopy(bytes), { readonly: true }), path));
     } catch {
       // A copy torn by a checkpoint running during the read, or an odd file: let SQLite itself say.
-      return { kind: 'opened', path, version: versionOf(inPlace, path) };
+      return await openedFacts(path, size, versionOf(inPlace, path));
     }
   } catch (err) {
     const error = toStoreError(err, path);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkStore } from './store.js';
+import { checkStore, checkStoreSpace } from './store.js';
 
 const PATH = '/home/me/.iris/state.db';
 
@@ -19,5 +19,38 @@ describe('checkStore', () => {
     [{ kind: 'error', path: PATH, code: 'readonly', message: `${PATH} cannot be written` }, 'fail', `${PATH} cannot be written`, `make it readable and writable by you: chmod 600 ${PATH}`],
   ] as const)('%#: problems', (facts, status, finding, fix) => {
     expect(checkStore(facts, 3)).toEqual({ id: 'store', name: 'store', status, finding, fix });
+  });
+});
+
+describe('checkStoreSpace', () => {
+  const MB = 1048576;
+  const opened = (fileBytes: number, walBytes: number, freeBytes: number) => ({ kind: 'opened', path: PATH, version: 3, space: { fileBytes, walBytes, freeBytes } }) as const;
+
+  it('nothing to say for a file that holds what it is', () => {
+    expect(checkStoreSpace(opened(500 * MB, 30 * MB, 10 * MB))).toBeUndefined();
+    expect(checkStoreSpace(opened(100 * MB, 64 * MB, 60 * MB))).toBeUndefined(); // both at their limits
+    expect(checkStoreSpace(opened(1000 * MB, 0, 400 * MB))).toBeUndefined(); // free, but under half
+    expect(checkStoreSpace({ kind: 'opened', path: PATH, version: 3 })).toBeUndefined();
+    expect(checkStoreSpace({ kind: 'absent', path: PATH })).toBeUndefined();
+  });
+
+  it('a WAL over 64 MB: a warning, fixed by a gateway restart', () => {
+    expect(checkStoreSpace(opened(500 * MB, 1630 * MB, 0))).toEqual({
+      id: 'store:size',
+      name: 'store size',
+      status: 'warn',
+      finding: `${PATH}-wal is 1630 MB, over the 64 MB the gateway keeps it under`,
+      fix: 'restart the gateway (iris gateway restart): its checkpoint writes the WAL into state.db and cuts the file back',
+    });
+  });
+
+  it('a file mostly free pages: a warning, fixed by VACUUM with the gateway stopped', () => {
+    expect(checkStoreSpace(opened(2300 * MB, 0, 2000 * MB))).toEqual({
+      id: 'store:size',
+      name: 'store size',
+      status: 'warn',
+      finding: "2000 MB of state.db's 2300 MB is free space left by pruned events (new events reuse it)",
+      fix: `to give it back to the disk, stop the gateway and run: sqlite3 ${PATH} VACUUM`,
+    });
   });
 });

@@ -3,9 +3,12 @@
 import type { StoreErrorCode } from '../../store/errors.js';
 import { fail, ok, shellWord, warn, type CheckResult } from '../types.js';
 
+/** How the file's bytes are used: its size, the WAL beside it, and the free pages inside it. */
+export type StoreSpace = { readonly fileBytes: number; readonly walBytes: number; readonly freeBytes: number };
+
 export type StoreFacts =
   | { readonly kind: 'absent'; readonly path: string }
-  | { readonly kind: 'opened'; readonly path: string; readonly version: number }
+  | { readonly kind: 'opened'; readonly path: string; readonly version: number; readonly space?: StoreSpace }
   | { readonly kind: 'error'; readonly path: string; readonly code: StoreErrorCode; readonly message: string };
 
 const ID = 'store';
@@ -41,4 +44,36 @@ export function checkStore(facts: StoreFacts, knownVersion: number): CheckResult
         ? warn(ID, ID, facts.message, errorFix(facts.code, facts.path))
         : fail(ID, ID, facts.message, errorFix(facts.code, facts.path));
   }
+}
+
+/** The gateway's checkpoints keep the WAL under this (journal_size_limit); more means they could not run. */
+export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Free space that pruning explains: reused by new events, and not worth a word below this. */
+const FREE_WORTH_A_WORD_BYTES = 64 * 1024 * 1024;
+
+const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
+
+/**
+ * Whether state.db is larger than what it holds explains: a WAL that outgrew its limit (no
+ * checkpoint could finish: a reader held it, or a gateway of an older Iris), or a file that is
+ * mostly free pages (a burst of events since pruned: the pages are reused, the disk is not given
+ * back). Undefined when there is nothing to say.
+ */
+export function checkStoreSpace(facts: StoreFacts): CheckResult | undefined {
+  if (facts.kind !== 'opened' || !facts.space) return undefined;
+  const { fileBytes, walBytes, freeBytes } = facts.space;
+  const id = 'store:size';
+  const name = 'store size';
+  if (walBytes > WAL_LIMIT_BYTES) {
+    return warn(id, name, `${facts.path}-wal is ${mb(walBytes)}, over the ${mb(WAL_LIMIT_BYTES)} the gateway keeps it under`, 'restart the gateway (iris gateway restart): its checkpoint writes the WAL into state.db and cuts the file back');
+  }
+  if (freeBytes > FREE_WORTH_A_WORD_BYTES && freeBytes > fileBytes / 2) {
+    return warn(
+      id,
+      name,
+      `${mb(freeBytes)} of state.db's ${mb(fileBytes)} is free space left by pruned events (new events reuse it)`,
+      `to give it back to the disk, stop the gateway and run: sqlite3 ${shellWord(facts.path)} VACUUM`,
+    );
+  }
+  return undefined;
 }
