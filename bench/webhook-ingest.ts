@@ -298,7 +298,7 @@ async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server
   say(
     `  background in the streaming phases: gateway runs ${report.int(stream.gateway.backgroundDeltasPerS)} deltas/s, stand-in ${report.int(stream.bare.backgroundDeltasPerS)} deltas/s (median)`,
   );
-  say(`  gateway RSS ${megabytes(rssStart)} after warm-up, ${megabytes(rssEnd)} at the end; inbox on disk ${inboxSize(home)}`);
+  say(`  gateway RSS ${megabytes(rssStart)} after warm-up, ${megabytes(rssEnd)} at the end; inbox on disk ${inboxSize(home)} (WAL ${mb(fileSize(join(home, 'state.db-wal')))})`);
 
   const spread = (key: PairKey) => (rounds > 1 ? `  (rounds: ${perRound.get(key)!.map((r) => r.toFixed(2)).join(', ')})` : '');
   const idleRatio = ratios.get('idle')!;
