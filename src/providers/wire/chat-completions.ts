@@ -49,6 +49,23 @@ function chatMessage(message: Message): Record<string, unknown> {
   }
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const absent = (value: unknown) => value === undefined || value === null;
+
+/**
+ * Nearly every chunk of a streamed answer is one choice with a text delta and nothing else. That
+ * shape is checked here by hand, field by field, and read without the schema walk (which copies
+ * every object it passes); its text is returned. Anything else (usage, tool calls, a finish, more
+ * than one choice, a field of the wrong type) returns undefined and goes through chatChunk.
+ */
+export function textOnlyDelta(value: Record<string, unknown>): string | undefined {
+  if (!absent(value.usage) || !Array.isArray(value.choices) || value.choices.length !== 1) return undefined;
+  const choice: unknown = value.choices[0];
+  if (!isRecord(choice) || !absent(choice.finish_reason) || !isRecord(choice.delta)) return undefined;
+  const { content, tool_calls: toolCalls } = choice.delta;
+  return absent(toolCalls) && typeof content === 'string' ? content : undefined;
+}
+
 export function buildChatRequest(request: ModelRequest, options: ChatBodyOptions): Record<string, unknown> {
   return withExtraBody(
     {
@@ -107,6 +124,8 @@ export function createChatDecoder(label: string): StreamDecoder {
     raw: (data) => (data.trim() === '[DONE]' ? { events: close(), done: true } : undefined),
     chunk(value, message) {
       if (value.error !== undefined) return { events: [{ type: 'error', error: streamError(parseErrorBody(message.data), label, false) }], done: true };
+      const text = textOnlyDelta(value);
+      if (text !== undefined) return { events: text === '' ? [] : [{ type: 'text_delta', text }] };
       const chunk = checked(chatChunk, value, 'chunk');
       const events: StreamEvent[] = [];
       if (chunk.usage) {
