@@ -50,7 +50,7 @@ describe('the accept writer thread', () => {
   it('a file that is not there: the start fails with a StoreError naming it', async () => {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const path = join(dir, 'missing.db');
-    await expect(startAcceptWriter(driver, path, { busyTimeoutMs: 100, journalSizeLimit: 1024 })).rejects.toMatchObject({
+    await expect(startAcceptWriter(driver, path, { busyTimeoutMs: 100, journalSizeLimit: 1024, restartBytes: 1024 })).rejects.toMatchObject({
       name: 'StoreError',
       code: 'io',
       message: expect.stringContaining(path) as string,

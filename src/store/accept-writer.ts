@@ -6,8 +6,9 @@
 //
 // Group commit: while one batch is being written and fsync'd, the events that arrive meanwhile
 // wait, and go together as the next batch, so the batch grows with the disk's latency and one fsync
-// covers many events under load. Alone, an event waits for its own commit only. Checkpoints are
-// not this thread's job (checkpoint-worker.ts): no commit waits for one.
+// covers many events under load. Alone, an event waits for its own commit only. Passive
+// checkpoints are the checkpoint thread's job (checkpoint-worker.ts); this thread only finishes
+// one when the WAL has grown past its bound.
 import { Worker } from 'node:worker_threads';
 import { StoreError, toStoreError } from './errors.js';
 import type { AcceptOutcome, NewWebhookEvent } from './webhook-types.js';
@@ -15,6 +16,8 @@ import { ACCEPT_SQL } from './webhook-inbox.js';
 
 export type AcceptWriterOptions = {
   readonly busyTimeoutMs: number;
+  /** A WAL larger than this is checkpointed to its end (RESTART) between two commits. */
+  readonly restartBytes: number;
   /** The WAL file is cut back to this many bytes after a reset (`journal_size_limit`). */
   readonly journalSizeLimit: number;
 };
@@ -43,7 +46,22 @@ function open() {
   db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
   return db;
 }
+// Under steady load the checkpoint thread's passive passes never reach the WAL's end (this thread
+// keeps appending), so the WAL is never fully copied when a commit begins and never starts over.
+// Between two of its own commits this thread can finish the copy: a RESTART checkpoint, once the
+// WAL has passed restartBytes, after which the next commit writes the WAL from its start.
+const LOOK_EVERY_BATCHES = 8;
+let batchesSinceLook = 0;
+let restartIfLarge = () => {};
 function serve(db) {
+  const fs = require('node:fs');
+  restartIfLarge = () => {
+    try {
+      if (fs.statSync(workerData.path + '-wal').size > workerData.restartBytes) db.pragma('wal_checkpoint(RESTART)');
+    } catch {
+      // Busy (a reader kept an old snapshot past the busy timeout): the next look tries again.
+    }
+  };
   const seen = db.prepare(workerData.sql.seen);
   const remember = db.prepare(workerData.sql.remember);
   const insert = db.prepare(workerData.sql.insert);
@@ -66,6 +84,10 @@ function serve(db) {
     } catch (err) {
       parentPort.postMessage({ seq: message.seq, error: errorOf(err) });
     }
+    if (++batchesSinceLook >= LOOK_EVERY_BATCHES) {
+      batchesSinceLook = 0;
+      restartIfLarge();
+    }
   });
   parentPort.postMessage({ ready: true });
 }
@@ -78,13 +100,16 @@ try {
 if (db) serve(db);
 `;
 
+/** Batches handed to the thread and not answered yet: the next one waits in its port, so the thread never idles between them. */
+const MAX_IN_FLIGHT = 2;
+
 type Pending = { readonly event: NewWebhookEvent; readonly dedupSince: number; readonly resolve: (o: AcceptOutcome) => void; readonly reject: (e: unknown) => void };
 
 /** Starts the thread and resolves once its connection is open (or rejects with why it is not). */
 export function startAcceptWriter(driverPath: string, path: string, options: AcceptWriterOptions): Promise<AcceptWriter> {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: driverPath, path, ...options, sql: ACCEPT_SQL } });
   let queued: Pending[] = [];
-  let inFlight: { readonly seq: number; readonly batch: Pending[] } | undefined;
+  const inFlight = new Map<number, Pending[]>();
   let seq = 0;
   let scheduled = false;
   let dead: Error | undefined;
@@ -93,19 +118,19 @@ export function startAcceptWriter(driverPath: string, path: string, options: Acc
 
   const failAll = (err: Error) => {
     dead ??= err;
-    for (const p of [...(inFlight?.batch ?? []), ...queued]) p.reject(dead);
-    inFlight = undefined;
+    for (const p of [...[...inFlight.values()].flat(), ...queued]) p.reject(dead);
+    inFlight.clear();
     queued = [];
     onIdle?.();
   };
 
   const send = () => {
     scheduled = false;
-    if (inFlight || queued.length === 0 || dead) return;
+    if (inFlight.size >= MAX_IN_FLIGHT || queued.length === 0 || dead) return;
     const batch = queued;
     queued = [];
-    inFlight = { seq: ++seq, batch };
-    worker.postMessage({ seq: inFlight.seq, batch: batch.map((p) => [p.event, p.dedupSince]) });
+    inFlight.set(++seq, batch);
+    worker.postMessage({ seq, batch: batch.map((p) => [p.event, p.dedupSince]) });
   };
 
   return new Promise<AcceptWriter>((resolveStart, rejectStart) => {
@@ -118,18 +143,18 @@ export function startAcceptWriter(driverPath: string, path: string, options: Acc
         rejectStart(toStoreError(Object.assign(new Error(reply.error.message), { code: reply.error.code }), path));
         return;
       }
-      const done = inFlight;
-      if (!done || done.seq !== reply.seq) return;
-      inFlight = undefined;
+      const done = inFlight.get(reply.seq);
+      if (!done) return;
+      inFlight.delete(reply.seq);
+      // What arrived during that write goes now, as one batch, before the answers are handed out.
+      if (queued.length > 0) send();
       if ('error' in reply) {
         const failure = toStoreError(Object.assign(new Error(reply.error.message), { code: reply.error.code }), path);
-        for (const p of done.batch) p.reject(failure);
+        for (const p of done) p.reject(failure);
       } else {
-        done.batch.forEach((p, i) => p.resolve(reply.outcomes[i]!));
+        done.forEach((p, i) => p.resolve(reply.outcomes[i]!));
       }
-      // What arrived during that write goes now, as one batch.
-      if (queued.length > 0) send();
-      else onIdle?.();
+      if (inFlight.size === 0 && queued.length === 0) onIdle?.();
     });
     worker.on('error', (err) => {
       const failure = new StoreError('io', `cannot use ${path}: the inbox writer thread failed (${err.message})`, { cause: err });
@@ -144,14 +169,14 @@ export function startAcceptWriter(driverPath: string, path: string, options: Acc
           if (dead) return reject(dead);
           queued.push({ event, dedupSince, resolve, reject });
           // The events of this turn of the event loop go together; a batch in flight takes the rest after it.
-          if (!scheduled && !inFlight) {
+          if (!scheduled && inFlight.size < MAX_IN_FLIGHT) {
             scheduled = true;
             setImmediate(send);
           }
         }),
       stop: () => {
         stopping ??= (async () => {
-          if (inFlight || queued.length > 0) {
+          if (inFlight.size > 0 || queued.length > 0) {
             await new Promise<void>((resolve) => {
               onIdle = resolve;
               send();

@@ -46,7 +46,7 @@ export type SqliteStoreOptions = {
 };
 
 /** The WAL file is cut back to this size once it starts over. */
-export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+export const JOURNAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 /** WAL frames left after a PASSIVE checkpoint that call for a RESTART (16 MB of 4 KB pages). */
 const RESTART_CHECKPOINT_FRAMES = 4096;
 const CHECKPOINT_EVERY_MS = 250;
@@ -112,7 +112,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     const driverPath = loadCommonJs.resolve('better-sqlite3');
     let writer: AcceptWriter;
     try {
-      writer = await startAcceptWriter(driverPath, path, { busyTimeoutMs, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES });
+      writer = await startAcceptWriter(driverPath, path, { busyTimeoutMs, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES, restartBytes: RESTART_CHECKPOINT_FRAMES * 4096 });
     } catch (err) {
       db.close();
       throw err;
