@@ -62,13 +62,11 @@ function serve(db) {
       // Busy (a reader kept an old snapshot past the busy timeout): the next look tries again.
     }
   };
-  const seen = db.prepare(workerData.sql.seen);
   const remember = db.prepare(workerData.sql.remember);
   const insert = db.prepare(workerData.sql.insert);
   const acceptBatch = db.transaction((batch) => batch.map(([event, dedupSince]) => {
     if (event.deduplicate) {
-      if (seen.get(event.route, event.deliveryId, dedupSince)) return { status: 'duplicate' };
-      remember.run(event.route, event.deliveryId, event.receivedAt);
+      if (remember.run(event.route, event.deliveryId, event.receivedAt, dedupSince).changes === 0) return { status: 'duplicate' };
     }
     const info = insert.run({ route: event.route, deliveryId: event.deliveryId, event: event.event, payload: event.payload, routeSnapshot: event.routeSnapshot, receivedAt: event.receivedAt });
     return { status: 'accepted', id: Number(info.lastInsertRowid) };

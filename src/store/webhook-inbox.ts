@@ -55,8 +55,10 @@ function toRecord(row: EventRow): WebhookEventRecord {
  */
 export const ACCEPT_SQL = {
   seen: 'SELECT 1 AS one FROM webhook_dedup WHERE route = ? AND delivery_id = ? AND seen_at >= ?',
+  // One statement decides and records: a new delivery, or one last seen before the window, is
+  // written (1 change); one seen within the window is left alone (0 changes), a duplicate.
   remember: `INSERT INTO webhook_dedup (route, delivery_id, seen_at) VALUES (?, ?, ?)
-       ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at`,
+       ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at WHERE webhook_dedup.seen_at < ?`,
   insert: `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at)
        VALUES (@route, @deliveryId, @event, @payload, @routeSnapshot, 'accepted', @receivedAt, @receivedAt)`,
 } as const;
@@ -77,7 +79,7 @@ export function createSqliteWebhookInbox(
 ): WebhookInbox {
   const statements = {
     seen: db.prepare<[string, string, number], { one: number }>(ACCEPT_SQL.seen),
-    remember: db.prepare<[string, string, number]>(ACCEPT_SQL.remember),
+    remember: db.prepare<[string, string, number, number]>(ACCEPT_SQL.remember),
     insert: db.prepare(ACCEPT_SQL.insert),
     oldestAccepted: db.prepare<[], EventRow>("SELECT * FROM webhook_events WHERE state = 'accepted' ORDER BY id LIMIT 1"),
     claim: db.prepare<[number, number]>(
@@ -107,8 +109,7 @@ export function createSqliteWebhookInbox(
 
   const acceptOne = (event: NewWebhookEvent, dedupSince: number): AcceptOutcome => {
     if (event.deduplicate) {
-      if (statements.seen.get(event.route, event.deliveryId, dedupSince)) return { status: 'duplicate' };
-      statements.remember.run(event.route, event.deliveryId, event.receivedAt);
+      if (statements.remember.run(event.route, event.deliveryId, event.receivedAt, dedupSince).changes === 0) return { status: 'duplicate' };
     }
     const { route, deliveryId, event: name, payload, routeSnapshot, receivedAt } = event;
     const info = statements.insert.run({ route, deliveryId, event: name, payload, routeSnapshot, receivedAt });
