@@ -51,15 +51,24 @@ function open() {
 // Between two of its own commits this thread can finish the copy: a RESTART checkpoint, once the
 // WAL has passed restartBytes, after which the next commit writes the WAL from its start.
 const LOOK_EVERY_BATCHES = 8;
+const RESTART_WAIT_MS = 200;
 let batchesSinceLook = 0;
 let restartIfLarge = () => {};
 function serve(db) {
   const fs = require('node:fs');
   restartIfLarge = () => {
     try {
-      if (fs.statSync(workerData.path + '-wal').size > workerData.restartBytes) db.pragma('wal_checkpoint(RESTART)');
+      if (fs.statSync(workerData.path + '-wal').size <= workerData.restartBytes) return;
+      // A reader on an old snapshot makes RESTART wait; the accepts queued behind it must not wait
+      // long for that, so it gets a short busy timeout and is simply tried again later.
+      db.pragma('busy_timeout = ' + RESTART_WAIT_MS);
+      try {
+        db.pragma('wal_checkpoint(RESTART)');
+      } finally {
+        db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+      }
     } catch {
-      // Busy (a reader kept an old snapshot past the busy timeout): the next look tries again.
+      // Busy: the next look tries again; the WAL stays valid meanwhile.
     }
   };
   const remember = db.prepare(workerData.sql.remember);
