@@ -87,6 +87,11 @@ export function locateGateway(status: GatewayStatus, address: GatewayAddress | u
   }
 }
 
+/** Where clients reach this home's listener: the running gateway where it listens, else the configured address. */
+export function listenerBaseUrl(located: LocatedGateway, configured: { readonly host: string; readonly port: number }): string {
+  return located.state === 'running' ? located.url : listenerUrl(configured.host, configured.port);
+}
+
 export async function readGatewayAddress(paths: Pick<HomePaths, 'dir'>): Promise<GatewayAddress | undefined> {
   return parseGatewayAddress(await readTextIfPresent(gatewayAddressPath(paths)));
 }

@@ -3,17 +3,13 @@
 // copies next time). The writers' connections have automatic checkpoints turned off, so no request
 // ever waits for one. Used by the gateway, whose inbox takes a write per accepted event.
 //
-// Bounded: under steady load some reader always holds an old snapshot, so PASSIVE checkpoints
-// never let the WAL start over and the file grows without end (1.6 GB was seen). When the WAL
-// holds more than `restartFrames` after a PASSIVE pass, this thread runs a RESTART checkpoint: it
-// waits (up to its busy timeout) for readers to move on, after which the next commit writes the
-// WAL from its start, and `journal_size_limit` truncates the file back.
+// Bounding the WAL is the accept writer's job (accept-writer.ts): under steady load a passive pass
+// never reaches the end of a WAL that is appended to all the time, so only the thread that appends
+// can finish a checkpoint, between its own commits.
 import { Worker } from 'node:worker_threads';
 
 export type CheckpointOptions = {
   readonly everyMs: number;
-  /** WAL frames (pages) left after a PASSIVE checkpoint that call for a RESTART one. */
-  readonly restartFrames: number;
   /** Bytes the WAL file is cut back to once it starts over. */
   readonly journalSizeLimit: number;
 };
@@ -26,8 +22,7 @@ const db = new Database(workerData.path, { fileMustExist: true, timeout: 1000 })
 db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
 const timer = setInterval(() => {
   try {
-    const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (passive && passive.log > workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
+    db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
     // Busy or closing: the next tick tries again; the WAL stays valid meanwhile.
   }

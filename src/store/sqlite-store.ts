@@ -47,8 +47,8 @@ export type SqliteStoreOptions = {
 
 /** The WAL file is cut back to this size once it starts over. */
 export const JOURNAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
-/** WAL frames left after a PASSIVE checkpoint that call for a RESTART (16 MB of 4 KB pages). */
-const RESTART_CHECKPOINT_FRAMES = 4096;
+/** A WAL past this is checkpointed to its end by the accept writer between two commits. */
+const RESTART_CHECKPOINT_BYTES = 16 * 1024 * 1024;
 const CHECKPOINT_EVERY_MS = 250;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -112,12 +112,12 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     const driverPath = loadCommonJs.resolve('better-sqlite3');
     let writer: AcceptWriter;
     try {
-      writer = await startAcceptWriter(driverPath, path, { busyTimeoutMs, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES, restartBytes: RESTART_CHECKPOINT_FRAMES * 4096 });
+      writer = await startAcceptWriter(driverPath, path, { busyTimeoutMs, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES, restartBytes: RESTART_CHECKPOINT_BYTES });
     } catch (err) {
       db.close();
       throw err;
     }
-    const checkpoints = startCheckpointWorker(driverPath, path, { everyMs: CHECKPOINT_EVERY_MS, restartFrames: RESTART_CHECKPOINT_FRAMES, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES });
+    const checkpoints = startCheckpointWorker(driverPath, path, { everyMs: CHECKPOINT_EVERY_MS, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES });
     return createSqliteStore(db, path, now, { writer, checkpoints });
   } catch (err) {
     throw toStoreError(err, path);

@@ -5,8 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { HomePaths } from '../../config/home.js';
 import { fail, type Result } from '../../config/result.js';
 import { DELIVER_TARGETS, ROUTE_NAME_PATTERN, type Config } from '../../config/schema.js';
-import { findGateway } from '../../gateway/address-file.js';
-import { listenerUrl } from '../../gateway/listener-url.js';
+import { findGateway, listenerBaseUrl } from '../../gateway/address-file.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import { deliveryDetail, deliveryRow } from '../../webhook/delivery-view.js';
 import { routeProblems } from '../../webhook/route-checks.js';
@@ -50,8 +49,7 @@ async function loadRoutes(paths: HomePaths): Promise<{ config: Readonly<Config>;
 
 /** Where routes are served: this home's running gateway where it listens, else the configured listener. */
 async function listenerBase(paths: HomePaths, config: Readonly<Config>): Promise<string> {
-  const gateway = await findGateway(paths, config.platforms.webhook.extra);
-  return gateway.state === 'running' ? gateway.url : listenerUrl(config.platforms.webhook.extra.host, config.platforms.webhook.extra.port);
+  return listenerBaseUrl(await findGateway(paths, config.platforms.webhook.extra), config.platforms.webhook.extra);
 }
 
 export async function webhookSubscribe(name: string, options: SubscribeOptions): Promise<void> {
