@@ -17,6 +17,9 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/** Shorter secrets can be guessed or brute-forced offline from one signed request. */
+export const MIN_SECRET_CHARS = 16;
+
 const hasPlaceholder = (value: string) => /\{[A-Za-z0-9_.]+\}/.test(value);
 
 /** Problems of one route, each a sentence naming the route and the fix. Disabled routes have none. */
@@ -30,9 +33,17 @@ export function routeProblems(route: ResolvedRoute, host: string): string[] {
         ? `route "${route.name}" has no secret: set ${where}.secret or platforms.webhook.extra.secret`
         : `route "${route.name}" has no secret: subscribe it again (a secret is generated when none is given)`,
     );
-  } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
+  } else if (route.secret === INSECURE_NO_AUTH) {
+    if (!isLoopbackHost(host)) {
+      problems.push(
+        `route "${route.name}" uses INSECURE_NO_AUTH, which is only allowed on a loopback host (listening on ${host}); set platforms.webhook.extra.host to 127.0.0.1 or give the route a real secret`,
+      );
+    }
+  } else if (route.secret.length < MIN_SECRET_CHARS) {
     problems.push(
-      `route "${route.name}" uses INSECURE_NO_AUTH, which is only allowed on a loopback host (listening on ${host}); set platforms.webhook.extra.host to 127.0.0.1 or give the route a real secret`,
+      route.source === 'config'
+        ? `route "${route.name}" has a secret of ${route.secret.length} character${route.secret.length === 1 ? '' : 's'}: use at least ${MIN_SECRET_CHARS} (for example: openssl rand -hex 32) in ${where}.secret or platforms.webhook.extra.secret`
+        : `route "${route.name}" has a secret of ${route.secret.length} character${route.secret.length === 1 ? '' : 's'}: use at least ${MIN_SECRET_CHARS}; subscribe it again without --secret to get a random one`,
     );
   }
   if (CHAT_AND_SMS.has(route.deliver)) {

@@ -28,7 +28,9 @@ export function resolveRoutes(config: Readonly<Config>, subscriptions: Readonly<
     routes.set(name, {
       name,
       source,
-      secret: route.secret || extra.secret,
+      // Trimmed: a secret of spaces is no secret (HMAC would accept signatures keyed with it),
+      // and a route's blank secret falls back to the global one like a missing one does.
+      secret: (route.secret ?? '').trim() || extra.secret.trim(),
       enabled: route.enabled,
       events: route.events,
       filters: route.filters,

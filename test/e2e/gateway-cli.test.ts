@@ -49,12 +49,30 @@ describe('start-up checks: no partial start', () => {
     ],
     [
       'forge_comment without repo and pr_number',
-      routes('        pr:\n          secret: s\n          deliver: forge_comment\n'),
+      routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: forge_comment\n'),
       'route "pr" delivers a forge_comment but platforms.webhook.extra.routes.pr.deliver_extra has no repo and pr_number',
       2,
     ],
-    ['a chat platform', routes('        pr:\n          secret: s\n          deliver: slack\n'), 'route "pr" delivers to slack: platform not enabled', 2],
-    ['an unknown deliver value', routes('        pr:\n          secret: s\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],
+    ['a chat platform', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: slack\n'), 'route "pr" delivers to slack: platform not enabled', 2],
+    ['an unknown deliver value', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],
+    [
+      'a route secret of spaces (which HMAC would accept as a key)',
+      routes('        pr:\n          secret: "   "\n'),
+      'route "pr" has no secret: set platforms.webhook.extra.routes.pr.secret or platforms.webhook.extra.secret',
+      2,
+    ],
+    [
+      'a route secret under 16 characters once trimmed',
+      routes('        pr:\n          secret: "  fifteen-chars-x  "\n'),
+      'route "pr" has a secret of 15 characters: use at least 16 (for example: openssl rand -hex 32) in platforms.webhook.extra.routes.pr.secret or platforms.webhook.extra.secret',
+      2,
+    ],
+    [
+      'a short global secret, naming every route that uses it',
+      '    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n      secret: short-global\n      routes:\n        a:\n          events: [push]\n        b:\n          events: [ping]\n',
+      'iris: error: route "a" has a secret of 12 characters: use at least 16 (for example: openssl rand -hex 32) in platforms.webhook.extra.routes.a.secret or platforms.webhook.extra.secret\niris: error: route "b" has a secret of 12 characters',
+      2,
+    ],
     ['the platform turned off', '    enabled: false\n', 'no platform is enabled: set platforms.webhook.enabled to true', 2],
   ];
   it.each(cases)('refuses %s', async (_name, webhook, message, code) => {
@@ -67,7 +85,7 @@ describe('start-up checks: no partial start', () => {
   });
 
   it('refuses to start without a main model', async () => {
-    await configure(routes('        pr:\n          secret: s\n'), '');
+    await configure(routes('        pr:\n          secret: s-0123456789abcdef\n'), '');
     const result = await failedStart(home);
     expect(result.code).toBe(2);
     expect(result.output).toContain("no main model is configured (model: ''), so no event could run");
@@ -78,7 +96,7 @@ describe('start-up checks: no partial start', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      await configure(routes('        pr:\n          secret: s\n', '127.0.0.1', port));
+      await configure(routes('        pr:\n          secret: s-0123456789abcdef\n', '127.0.0.1', port));
       const result = await failedStart(home, modelEnv());
       expect(result.code).toBe(1);
       expect(result.output).toContain(`port ${port} on 127.0.0.1 is already in use (another gateway or program); choose another with iris config set platforms.webhook.extra.port <port>`);
@@ -103,7 +121,7 @@ describe('start-up checks: no partial start', () => {
 
 describe('iris gateway start | status | restart | stop', () => {
   it('manages a background gateway through its pid file', async () => {
-    await configure(routes('        pr:\n          secret: s\n', '127.0.0.1', 0).replace('port: 0', `port: ${await freePort()}`));
+    await configure(routes('        pr:\n          secret: s-0123456789abcdef\n', '127.0.0.1', 0).replace('port: 0', `port: ${await freePort()}`));
     const env = modelEnv();
     expect((await runIris(['gateway', 'status'], { home, env })).code).toBe(1);
     const started = await runIris(['gateway', 'start', '--json'], { home, env });
@@ -136,7 +154,7 @@ describe('iris gateway start | status | restart | stop', () => {
 
 describe('iris webhook subscribe | list | test | remove', () => {
   it('adds a route a running gateway serves at once, tests it with a signed event, and removes it', async () => {
-    await configure(routes('        static-pr:\n          secret: static-secret\n'));
+    await configure(routes('        static-pr:\n          secret: static-secret-0123456789abcdef\n'));
     const gateway = await startGatewayProcess(home, modelEnv());
     running.push(gateway);
     // The CLI finds the running listener where it said it listens (config.yaml says port 0).
@@ -158,7 +176,7 @@ describe('iris webhook subscribe | list | test | remove', () => {
 
     const listed = await runIris(['webhook', 'list', '--json'], { home });
     expect(listed.stdout).not.toContain(info.secret);
-    expect(listed.stdout).not.toContain('static-secret');
+    expect(listed.stdout).not.toContain('static-secret-0123456789abcdef');
     expect((JSON.parse(listed.stdout) as Array<{ name: string; source: string }>).map((r) => [r.name, r.source])).toEqual([
       ['static-pr', 'config'],
       ['ci', 'subscription'],
@@ -181,7 +199,7 @@ describe('iris webhook subscribe | list | test | remove', () => {
   });
 
   it('refuses bad names, a name a config route has, and routes that could not work', async () => {
-    await configure(routes('        taken:\n          secret: s\n'));
+    await configure(routes('        taken:\n          secret: s-0123456789abcdef\n'));
     expect((await runIris(['webhook', 'subscribe', 'Bad Name'], { home })).code).toBe(2);
     const taken = await runIris(['webhook', 'subscribe', 'taken'], { home });
     expect(taken.code).toBe(2);
@@ -193,18 +211,25 @@ describe('iris webhook subscribe | list | test | remove', () => {
     expect(chat.stderr).toContain('platform not enabled');
     expect((await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'fax'], { home })).code).toBe(2);
     await expect(stat(join(home, 'webhook_subscriptions.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-    const ok = await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'forge_comment', '--deliver-extra', 'repo={repository.full_name}', '--deliver-extra', 'pr_number={number}', '--secret', 'given'], { home });
+    const short = await runIris(['webhook', 'subscribe', 'pr', '--secret', '  given-secret  '], { home });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('route "pr" has a secret of 12 characters: use at least 16; subscribe it again without --secret to get a random one');
+    await expect(stat(join(home, 'webhook_subscriptions.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const ok = await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'forge_comment', '--deliver-extra', 'repo={repository.full_name}', '--deliver-extra', 'pr_number={number}', '--secret', ' given-secret-0123456789 '], { home });
     expect(ok.code).toBe(0);
     expect(ok.stdout).not.toContain('given');
+    // Stored trimmed: HTTP trims header values, and HMAC keyed with the spaces would never match.
+    const saved = JSON.parse(await readFile(join(home, 'webhook_subscriptions.json'), 'utf8')) as { subscriptions: Record<string, { secret: string }> };
+    expect(saved.subscriptions.pr!.secret).toBe('given-secret-0123456789');
   });
 
   it('a static route wins a name clash written into the file by hand', async () => {
-    await configure(routes('        same:\n          secret: config-secret\n'));
-    await writeFile(join(home, 'webhook_subscriptions.json'), JSON.stringify({ version: 1, subscriptions: { same: { secret: 'sub-secret', created_at: 'x' } } }), { mode: 0o600 });
+    await configure(routes('        same:\n          secret: config-secret-0123456789abcdef\n'));
+    await writeFile(join(home, 'webhook_subscriptions.json'), JSON.stringify({ version: 1, subscriptions: { same: { secret: 'sub-secret-0123456789abcdef', created_at: 'x' } } }), { mode: 0o600 });
     const gateway = await startGatewayProcess(home, modelEnv());
     running.push(gateway);
-    expect((await postEvent(gateway.url, 'same', {}, { secret: 'sub-secret' })).status).toBe(401);
-    expect((await postEvent(gateway.url, 'same', {}, { secret: 'config-secret' })).status).toBe(202);
+    expect((await postEvent(gateway.url, 'same', {}, { secret: 'sub-secret-0123456789abcdef' })).status).toBe(401);
+    expect((await postEvent(gateway.url, 'same', {}, { secret: 'config-secret-0123456789abcdef' })).status).toBe(202);
   });
 });
 

@@ -27,7 +27,7 @@ platforms:
       body_timeout: 1
       routes:
         github-pr:
-          secret: pr-secret
+          secret: pr-secret-0123456789abcdef
           events: [pull_request]
           filters:
             - field: action
@@ -35,16 +35,16 @@ platforms:
             - field: number
               in: ["42", 7]
         gitlab:
-          secret: gl-token
+          secret: gl-token-0123456789abcdef
           events: [Merge Request Hook]
         any:
-          secret: any-secret
+          secret: any-secret-0123456789abcdef
         limited:
-          secret: lim-secret
+          secret: lim-secret-0123456789abcdef
           events: [pull_request]
         off:
           enabled: false
-          secret: off-secret
+          secret: off-secret-0123456789abcdef
 `;
 
 beforeAll(async () => {
@@ -91,7 +91,7 @@ describe('POST /webhooks/<route>: the check order', () => {
   });
 
   it('2: a disabled route → 403, even with a valid signature', async () => {
-    expect(await postEvent(gateway.url, 'off', pr, { secret: 'off-secret' })).toMatchObject({ status: 403, json: { error: 'Route disabled' } });
+    expect(await postEvent(gateway.url, 'off', pr, { secret: 'off-secret-0123456789abcdef' })).toMatchObject({ status: 403, json: { error: 'Route disabled' } });
   });
 
   it('3: a declared Content-Length over max_body_bytes → 413 (even unsigned)', async () => {
@@ -137,14 +137,14 @@ describe('POST /webhooks/<route>: the check order', () => {
     expect(await send(gateway.url, { path: '/webhooks/github-pr', headers: { ...headers, 'x-hub-signature-256': sign(body, 'wrong') }, body })).toMatchObject({ status: 401 });
     expect(await send(gateway.url, { path: '/webhooks/github-pr', headers: { ...headers, 'x-hub-signature-256': 'sha1=abc' }, body })).toMatchObject({ status: 401 });
     // The HMAC is over the raw bytes: the same JSON re-spaced does not verify.
-    expect(await send(gateway.url, { path: '/webhooks/github-pr', headers: { ...headers, 'x-hub-signature-256': sign(body, 'pr-secret') }, body: JSON.stringify(pr, null, 1) })).toMatchObject({ status: 401 });
+    expect(await send(gateway.url, { path: '/webhooks/github-pr', headers: { ...headers, 'x-hub-signature-256': sign(body, 'pr-secret-0123456789abcdef') }, body: JSON.stringify(pr, null, 1) })).toMatchObject({ status: 401 });
   });
 
   it('5: when X-Hub-Signature-256 is present it alone decides (a right token does not rescue a wrong HMAC)', async () => {
     const body = JSON.stringify(pr);
     const answer = await send(gateway.url, {
       path: '/webhooks/github-pr',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-hub-signature-256': sign(body, 'wrong'), 'x-gitlab-token': 'pr-secret' },
+      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-hub-signature-256': sign(body, 'wrong'), 'x-gitlab-token': 'pr-secret-0123456789abcdef' },
       body,
     });
     expect(answer).toMatchObject({ status: 401, json: { error: 'Invalid signature' } });
@@ -154,13 +154,13 @@ describe('POST /webhooks/<route>: the check order', () => {
     const body = JSON.stringify({ object_kind: 'merge_request', object_attributes: { iid: 5, title: 'MR' } });
     const ok = await send(gateway.url, {
       path: '/webhooks/gitlab',
-      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': 'gl-token', 'x-gitlab-event-uuid': 'gl-uuid-1' },
+      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': 'gl-token-0123456789abcdef', 'x-gitlab-event-uuid': 'gl-uuid-1' },
       body,
     });
     expect(ok).toMatchObject({ status: 202, json: { status: 'accepted', route: 'gitlab', event: 'Merge Request Hook', delivery_id: 'gl-uuid-1' } });
     const alt = await send(gateway.url, {
       path: '/webhooks/gitlab',
-      headers: { 'content-type': 'application/json', 'x-alt-forge-event': 'Merge Request Hook', 'x-alt-forge-token': 'gl-token', 'x-request-id': 'alt-1' },
+      headers: { 'content-type': 'application/json', 'x-alt-forge-event': 'Merge Request Hook', 'x-alt-forge-token': 'gl-token-0123456789abcdef', 'x-request-id': 'alt-1' },
       body,
     });
     expect(alt).toMatchObject({ status: 202, json: { event: 'Merge Request Hook', delivery_id: 'alt-1' } });
@@ -180,7 +180,7 @@ describe('POST /webhooks/<route>: the check order', () => {
     for (const [body, error, contentType] of cases) {
       const answer = await send(gateway.url, {
         path: '/webhooks/any',
-        headers: { ...(contentType ? { 'content-type': contentType } : {}), 'x-hub-signature-256': sign(body, 'any-secret') },
+        headers: { ...(contentType ? { 'content-type': contentType } : {}), 'x-hub-signature-256': sign(body, 'any-secret-0123456789abcdef') },
         body,
       });
       expect([answer.status, answer.json]).toEqual([400, { error }]);
@@ -191,76 +191,76 @@ describe('POST /webhooks/<route>: the check order', () => {
     const body = new URLSearchParams({ payload: JSON.stringify(pr) }).toString();
     const answer = await send(gateway.url, {
       path: '/webhooks/github-pr',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'pull_request', 'x-github-delivery': 'form-1', 'x-hub-signature-256': sign(body, 'pr-secret') },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'pull_request', 'x-github-delivery': 'form-1', 'x-hub-signature-256': sign(body, 'pr-secret-0123456789abcdef') },
       body,
     });
     expect(answer).toMatchObject({ status: 202, json: { status: 'accepted', route: 'github-pr', event: 'pull_request', delivery_id: 'form-1' } });
   });
 
   it('7: an event not in the route’s events → 200 ignored (ping included)', async () => {
-    expect(await postEvent(gateway.url, 'github-pr', { zen: 'hi' }, { secret: 'pr-secret', event: 'ping' })).toMatchObject({
+    expect(await postEvent(gateway.url, 'github-pr', { zen: 'hi' }, { secret: 'pr-secret-0123456789abcdef', event: 'ping' })).toMatchObject({
       status: 200,
       json: { status: 'ignored', event: 'ping' },
     });
     // With no header at all, the payload's object_kind names the event.
     const body = JSON.stringify({ object_kind: 'push' });
-    const answer = await send(gateway.url, { path: '/webhooks/github-pr', headers: { 'x-hub-signature-256': sign(body, 'pr-secret') }, body });
+    const answer = await send(gateway.url, { path: '/webhooks/github-pr', headers: { 'x-hub-signature-256': sign(body, 'pr-secret-0123456789abcdef') }, body });
     expect(answer).toMatchObject({ status: 200, json: { status: 'ignored', event: 'push' } });
   });
 
   it('8: filters: every filter must match (numbers match their decimal string) → else 200 ignored with reason filter', async () => {
-    expect(await postEvent(gateway.url, 'github-pr', { ...pr, action: 'closed' }, { secret: 'pr-secret' })).toMatchObject({
+    expect(await postEvent(gateway.url, 'github-pr', { ...pr, action: 'closed' }, { secret: 'pr-secret-0123456789abcdef' })).toMatchObject({
       status: 200,
       json: { status: 'ignored', event: 'pull_request', reason: 'filter' },
     });
-    expect(await postEvent(gateway.url, 'github-pr', { ...pr, number: 8 }, { secret: 'pr-secret' })).toMatchObject({ status: 200, json: { reason: 'filter' } });
-    expect(await postEvent(gateway.url, 'github-pr', { ...pr, number: '7' }, { secret: 'pr-secret' })).toMatchObject({ status: 202 });
+    expect(await postEvent(gateway.url, 'github-pr', { ...pr, number: 8 }, { secret: 'pr-secret-0123456789abcdef' })).toMatchObject({ status: 200, json: { reason: 'filter' } });
+    expect(await postEvent(gateway.url, 'github-pr', { ...pr, number: '7' }, { secret: 'pr-secret-0123456789abcdef' })).toMatchObject({ status: 202 });
   });
 
   it('9–10: a delivery id is accepted once per route; the same id on another route is its own event', async () => {
-    const first = await postEvent(gateway.url, 'github-pr', pr, { secret: 'pr-secret', delivery: 'dup-1' });
+    const first = await postEvent(gateway.url, 'github-pr', pr, { secret: 'pr-secret-0123456789abcdef', delivery: 'dup-1' });
     expect(first).toMatchObject({ status: 202, json: { status: 'accepted', route: 'github-pr', event: 'pull_request', delivery_id: 'dup-1' } });
-    expect(await postEvent(gateway.url, 'github-pr', pr, { secret: 'pr-secret', delivery: 'dup-1' })).toMatchObject({
+    expect(await postEvent(gateway.url, 'github-pr', pr, { secret: 'pr-secret-0123456789abcdef', delivery: 'dup-1' })).toMatchObject({
       status: 200,
       json: { status: 'duplicate', delivery_id: 'dup-1' },
     });
-    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret', delivery: 'dup-1' })).toMatchObject({ status: 202 });
+    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret-0123456789abcdef', delivery: 'dup-1' })).toMatchObject({ status: 202 });
     const rows = (await deliveries()).filter((row) => row.delivery_id === 'dup-1');
     expect(rows.map((row) => row.route).sort()).toEqual(['any', 'github-pr']);
   });
 
   it('9: X-Request-ID is the key when there is no delivery header; with neither, every request is new', async () => {
     const headers = { 'x-request-id': 'req-1' };
-    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret', delivery: null, headers })).toMatchObject({ status: 202, json: { delivery_id: 'req-1' } });
-    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret', delivery: null, headers })).toMatchObject({ status: 200, json: { status: 'duplicate' } });
-    const a = await postEvent(gateway.url, 'any', pr, { secret: 'any-secret', delivery: null });
-    const b = await postEvent(gateway.url, 'any', pr, { secret: 'any-secret', delivery: null });
+    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret-0123456789abcdef', delivery: null, headers })).toMatchObject({ status: 202, json: { delivery_id: 'req-1' } });
+    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret-0123456789abcdef', delivery: null, headers })).toMatchObject({ status: 200, json: { status: 'duplicate' } });
+    const a = await postEvent(gateway.url, 'any', pr, { secret: 'any-secret-0123456789abcdef', delivery: null });
+    const b = await postEvent(gateway.url, 'any', pr, { secret: 'any-secret-0123456789abcdef', delivery: null });
     expect([a.status, b.status]).toEqual([202, 202]);
     expect((a.json as { delivery_id: string }).delivery_id).toMatch(/^\d{13}$/);
   });
 
   it('11: over rate_limit in 60 s → 429 with Retry-After; a 429 records nothing, and ignored events and duplicates cost no quota', async () => {
     const accepted = [];
-    for (let i = 0; i < 10; i++) accepted.push((await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret', delivery: `lim-${i}` })).status);
+    for (let i = 0; i < 10; i++) accepted.push((await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret-0123456789abcdef', delivery: `lim-${i}` })).status);
     expect(accepted).toEqual(Array(10).fill(202));
     // A duplicate still answers as one (it costs nothing).
-    expect(await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret', delivery: 'lim-0' })).toMatchObject({ status: 200, json: { status: 'duplicate' } });
-    const over = await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret', delivery: 'lim-10' });
+    expect(await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret-0123456789abcdef', delivery: 'lim-0' })).toMatchObject({ status: 200, json: { status: 'duplicate' } });
+    const over = await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret-0123456789abcdef', delivery: 'lim-10' });
     expect(over).toMatchObject({ status: 429, json: { error: 'Rate limit exceeded' } });
     expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
     // Nothing was recorded: the retry is refused again for the rate, not answered as a duplicate.
-    expect(await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret', delivery: 'lim-10' })).toMatchObject({ status: 429 });
+    expect(await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret-0123456789abcdef', delivery: 'lim-10' })).toMatchObject({ status: 429 });
     const recorded = (await deliveries()).filter((row) => row.route === 'limited').map((row) => row.delivery_id);
     expect(recorded.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `lim-${i}`).sort());
     // Over the limit, an ignored event is still answered as ignored (it starts no run).
-    expect(await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret', event: 'ping' })).toMatchObject({ status: 200, json: { status: 'ignored', event: 'ping' } });
+    expect(await postEvent(gateway.url, 'limited', pr, { secret: 'lim-secret-0123456789abcdef', event: 'ping' })).toMatchObject({ status: 200, json: { status: 'ignored', event: 'ping' } });
     // Other routes have their own window.
-    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret' })).toMatchObject({ status: 202 });
+    expect(await postEvent(gateway.url, 'any', pr, { secret: 'any-secret-0123456789abcdef' })).toMatchObject({ status: 202 });
   });
 
   it('12: an accepted event is in the inbox with its route, event and delivery id', async () => {
-    const answer = await postEvent(gateway.url, 'github-pr', pr, { secret: 'pr-secret', delivery: 'inbox-1' });
+    const answer = await postEvent(gateway.url, 'github-pr', pr, { secret: 'pr-secret-0123456789abcdef', delivery: 'inbox-1' });
     expect(answer.status).toBe(202);
     expect(answer.json).toEqual({ status: 'accepted', route: 'github-pr', event: 'pull_request', delivery_id: 'inbox-1' });
     expect((await deliveries()).find((row) => row.delivery_id === 'inbox-1')).toMatchObject({ route: 'github-pr', event: 'pull_request' });
@@ -284,19 +284,19 @@ describe('POST /webhooks/<route>: the check order', () => {
     // Its own traffic, so it checks something when run alone: right and wrong signatures and
     // tokens for every route, a disabled route, an unknown one and a malformed body.
     const body = JSON.stringify(pr);
-    for (const [route, secret] of [['github-pr', 'pr-secret'], ['any', 'any-secret'], ['limited', 'lim-secret'], ['off', 'off-secret'], ['nowhere', 'x']] as const) {
+    for (const [route, secret] of [['github-pr', 'pr-secret-0123456789abcdef'], ['any', 'any-secret-0123456789abcdef'], ['limited', 'lim-secret-0123456789abcdef'], ['off', 'off-secret-0123456789abcdef'], ['nowhere', 'x']] as const) {
       const headers = { 'content-type': 'application/json', 'x-github-event': 'pull_request' };
       await send(gateway.url, { path: `/webhooks/${route}`, headers: { ...headers, 'x-hub-signature-256': sign(body, secret) }, body });
       await send(gateway.url, { path: `/webhooks/${route}`, headers: { ...headers, 'x-hub-signature-256': sign(body, `${secret}-wrong`) }, body });
       await send(gateway.url, { path: `/webhooks/${route}`, headers: { ...headers, 'x-hub-signature-256': sign('{bad', secret) }, body: '{bad' });
     }
-    await send(gateway.url, { path: '/webhooks/gitlab', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': 'gl-token' }, body });
+    await send(gateway.url, { path: '/webhooks/gitlab', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': 'gl-token-0123456789abcdef' }, body });
     await send(gateway.url, { path: '/webhooks/gitlab', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': 'gl-token-wrong' }, body });
     const log = await waitFor(async () => {
       const text = await readFile(join(home, 'logs', 'gateway.log'), 'utf8').catch(() => '');
       return text.includes('"route":"gitlab"') ? text : undefined;
     }, 10_000, 'the requests in gateway.log');
-    for (const secret of ['pr-secret', 'gl-token', 'any-secret', 'lim-secret']) expect(log).not.toContain(secret);
+    for (const secret of ['pr-secret-0123456789abcdef', 'gl-token-0123456789abcdef', 'any-secret-0123456789abcdef', 'lim-secret-0123456789abcdef']) expect(log).not.toContain(secret);
     expect(log).not.toContain('webhook handler failed');
   });
 });

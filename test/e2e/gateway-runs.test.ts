@@ -48,7 +48,7 @@ type Row = { id: number; state: string; reason: string | null; session: string |
 async function configure(route: string, extra = ''): Promise<void> {
   await writeFile(
     join(home, 'config.yaml'),
-    `model:\n  provider: openai\n  default: main-m\n${extra}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n      routes:\n        github-pr:\n          secret: pr-secret\n${route}`,
+    `model:\n  provider: openai\n  default: main-m\n${extra}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n      routes:\n        github-pr:\n          secret: pr-secret-0123456789abcdef\n${route}`,
     { mode: 0o600 },
   );
 }
@@ -102,7 +102,7 @@ describe('a pull request event becomes a review comment', () => {
       { kind: 'text', deltas: ['PR 42 review'] },
     );
     const gateway = await start();
-    const answer = await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret', delivery: 'gh-1' });
+    const answer = await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef', delivery: 'gh-1' });
     expect(answer).toMatchObject({ status: 202, json: { status: 'accepted', route: 'github-pr', event: 'pull_request', delivery_id: 'gh-1' } });
 
     const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery');
@@ -129,7 +129,7 @@ describe('a pull request event becomes a review comment', () => {
     await configure('          events: [pull_request]\n');
     fake.script('main-m', { kind: 'text', deltas: ['Logged answer.'] }, { kind: 'text', deltas: ['Title'] });
     const gateway = await start();
-    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' })).status).toBe(202);
+    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' })).status).toBe(202);
     await waitFor(stateIs('delivered'), 15_000, 'the delivery');
     const user = (fake.requests[0]!.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user')!.content;
     expect(user).toBe(`Webhook event "pull_request" arrived on route "github-pr". Its payload:\n\n${JSON.stringify(PR, null, 2)}`);
@@ -144,9 +144,9 @@ describe('a pull request event becomes a review comment', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['SKIP'] }, { kind: 'text', deltas: [''] });
     const gateway = await start();
-    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' })).status).toBe(202);
+    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' })).status).toBe(202);
     await waitFor(stateIs('delivered'), 15_000, 'the first delivery');
-    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' })).status).toBe(202);
+    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' })).status).toBe(202);
     await waitFor(async () => ((await rows()).every((r) => r.state === 'delivered') && (await rows()).length === 2 ? true : undefined), 15_000, 'both deliveries');
     expect((await comments()).map((c) => c.body)).toEqual(['SKIP', '_(The agent produced no output.)_']);
   });
@@ -157,7 +157,7 @@ describe('delivery failures are recorded, never sent to the code host', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['Review.'] });
     const gateway = await start({ FAKE_GH_MODE: 'unauthenticated' });
-    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     const row = await waitFor(stateIs('failed'), 15_000, 'the failed delivery');
     expect(row.delivery_attempts).toBe(1);
     expect(row.reason).toContain('gh auth login');
@@ -168,7 +168,7 @@ describe('delivery failures are recorded, never sent to the code host', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['Review.'] });
     const gateway = await start({ IRIS_GH_BIN: join(dir, 'no-such-gh') });
-    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     const row = await waitFor(stateIs('failed'), 15_000, 'the failed delivery');
     expect(row.reason).toContain('IRIS_GH_BIN');
     expect(await comments()).toEqual([]);
@@ -178,7 +178,7 @@ describe('delivery failures are recorded, never sent to the code host', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['Review.'] });
     const gateway = await start({ FAKE_GH_MODE: 'fail-times:1' });
-    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery');
     expect(row.delivery_attempts).toBe(2);
     expect((await comments()).map((c) => c.body)).toEqual(['Review.', 'Review.']); // the fake records the failed try too
@@ -190,7 +190,7 @@ describe('nothing accepted is lost', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'hang', deltas: ['Thinking'] });
     let gateway = await start();
-    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret', delivery: 'crash-1' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef', delivery: 'crash-1' });
     await waitFor(stateIs('running'), 10_000, 'the run to start');
     await waitFor(() => (fake.requests.length > 0 ? true : undefined), 10_000, 'the model call');
     await gateway.stop('SIGKILL');
@@ -207,7 +207,7 @@ describe('nothing accepted is lost', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'hang', deltas: [] });
     let gateway = await start();
-    const answer = await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret', delivery: 'fast-kill' });
+    const answer = await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef', delivery: 'fast-kill' });
     gateway.child.kill('SIGKILL');
     expect(answer.status).toBe(202);
     await gateway.exited;
@@ -221,7 +221,7 @@ describe('nothing accepted is lost', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['Stored answer.'] }, { kind: 'text', deltas: ['Title'] });
     let gateway = await start({ FAKE_GH_MODE: 'hang', FAKE_GH_HANG_MS: '2000' });
-    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     await waitFor(async () => ((await comments()).length === 1 ? true : undefined), 15_000, 'gh to be called');
     expect((await rows())[0]?.state).toBe('done');
     await gateway.stop('SIGKILL');
@@ -236,7 +236,7 @@ describe('nothing accepted is lost', () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'hang', deltas: ['Half'] });
     let gateway = await start();
-    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     await waitFor(() => (fake.requests.length > 0 ? true : undefined), 10_000, 'the model call');
     expect(await gateway.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(gateway.output()).toContain('gateway stopped');
@@ -252,11 +252,11 @@ describe('logging', () => {
   it('ignored events are logged at debug only', async () => {
     await configure('          events: [pull_request]\n');
     let gateway = await start();
-    await postEvent(gateway.url, 'github-pr', { zen: 'hi' }, { secret: 'pr-secret', event: 'ping' });
+    await postEvent(gateway.url, 'github-pr', { zen: 'hi' }, { secret: 'pr-secret-0123456789abcdef', event: 'ping' });
     await gateway.stop();
     expect(await readFile(join(home, 'logs', 'gateway.log'), 'utf8')).not.toContain('ignored');
     gateway = await start({ IRIS_LOG_LEVEL: 'debug' });
-    await postEvent(gateway.url, 'github-pr', { zen: 'hi' }, { secret: 'pr-secret', event: 'ping' });
+    await postEvent(gateway.url, 'github-pr', { zen: 'hi' }, { secret: 'pr-secret-0123456789abcdef', event: 'ping' });
     await gateway.stop();
     const ignored = (await readFile(join(home, 'logs', 'gateway.log'), 'utf8')).split('\n').filter((line) => line.includes('ignored'));
     expect(ignored.map((line) => (JSON.parse(line) as { level: string; event: string }).level)).toEqual(['debug']);

@@ -77,7 +77,7 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
       deliver: deliver as Subscription['deliver'],
       deliver_extra: parseDeliverExtra(options.deliverExtra ?? []),
       // Subscribing again updates the route and keeps its secret, unless a new one is given.
-      secret: options.secret ?? existing?.secret ?? generated!,
+      secret: options.secret?.trim() ?? existing?.secret ?? generated!,
       created_at: existing?.created_at ?? new Date().toISOString(),
     };
     const route: ResolvedRoute = { ...subscription, name, source: 'subscription' };

@@ -1,0 +1,66 @@
+// The start-up checks of a route: each problem is a sentence that names the route and the fix.
+import { describe, expect, it } from 'vitest';
+import { MIN_SECRET_CHARS, routeProblems } from './route-checks.js';
+import type { ResolvedRoute } from './routes.js';
+import { resolveRoutes } from './routes.js';
+import { validateConfig } from '../config/validate.js';
+
+const route = (overrides: Partial<ResolvedRoute> = {}): ResolvedRoute => ({
+  name: 'pr',
+  source: 'config',
+  secret: 'x'.repeat(MIN_SECRET_CHARS),
+  enabled: true,
+  events: [],
+  filters: [],
+  skills: [],
+  deliver: 'log',
+  deliver_extra: {},
+  ...overrides,
+});
+
+describe('routeProblems: secrets', () => {
+  it('accepts a secret of exactly 16 characters', () => {
+    expect(routeProblems(route(), '0.0.0.0')).toEqual([]);
+  });
+
+  it('refuses 15 characters, naming the route, the length and where to set it', () => {
+    expect(routeProblems(route({ secret: 'x'.repeat(15) }), '127.0.0.1')).toEqual([
+      'route "pr" has a secret of 15 characters: use at least 16 (for example: openssl rand -hex 32) in platforms.webhook.extra.routes.pr.secret or platforms.webhook.extra.secret',
+    ]);
+  });
+
+  it('tells a subscription to subscribe again', () => {
+    expect(routeProblems(route({ source: 'subscription', secret: 'abc' }), '127.0.0.1')).toEqual([
+      'route "pr" has a secret of 3 characters: use at least 16; subscribe it again without --secret to get a random one',
+    ]);
+  });
+
+  it('lets INSECURE_NO_AUTH through on loopback only (it is a switch, not a short secret)', () => {
+    expect(routeProblems(route({ secret: 'INSECURE_NO_AUTH' }), '127.0.0.1')).toEqual([]);
+    expect(routeProblems(route({ secret: 'INSECURE_NO_AUTH' }), '0.0.0.0')).toHaveLength(1);
+  });
+
+  it('has nothing to say about a disabled route', () => {
+    expect(routeProblems(route({ secret: '', enabled: false }), '0.0.0.0')).toEqual([]);
+  });
+});
+
+describe('resolveRoutes: secrets are trimmed', () => {
+  const config = (webhook: Record<string, unknown>) => {
+    const parsed = validateConfig({ platforms: { webhook: { enabled: true, extra: webhook } } });
+    return parsed.config;
+  };
+
+  it('a secret of spaces is no secret, and the global one (trimmed) applies instead', () => {
+    const table = resolveRoutes(config({ secret: '  global-secret-0123456789  ', routes: { a: { secret: '   ' }, b: {} } }), {});
+    expect(table.routes.get('a')?.secret).toBe('global-secret-0123456789');
+    expect(table.routes.get('b')?.secret).toBe('global-secret-0123456789');
+  });
+
+  it('with no global secret a route of spaces ends up with none, which the checks refuse', () => {
+    const table = resolveRoutes(config({ routes: { a: { secret: ' \t ' } } }), {});
+    const a = table.routes.get('a')!;
+    expect(a.secret).toBe('');
+    expect(routeProblems(a, '127.0.0.1')).toEqual(['route "a" has no secret: set platforms.webhook.extra.routes.a.secret or platforms.webhook.extra.secret']);
+  });
+});
