@@ -6,7 +6,7 @@ import type { Env } from '../config/home.js';
 import { deliverForgeComment, validateForgeTarget, type DeliverOptions } from '../delivery/forge-comment.js';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
-import { parseRouteSnapshot } from '../webhook/routes.js';
+import { parseRouteSnapshot, type RouteSnapshot } from '../webhook/routes.js';
 import { renderDeliverExtra } from '../webhook/template.js';
 
 export type DeliverDeps = {
@@ -16,6 +16,18 @@ export type DeliverDeps = {
   /** Retry pacing for forge_comment (tests shorten it). */
   readonly retry?: DeliverOptions;
 };
+
+/**
+ * Why this event's answer could not be delivered, judged from the route and the payload alone
+ * (the run checks it first, so a bad `repo` or `pr_number` costs no model call); undefined when
+ * the target is fine.
+ */
+export function deliveryTargetProblem(snapshot: RouteSnapshot, payload: Readonly<Record<string, unknown>>): string | undefined {
+  if (snapshot.deliver === 'log') return undefined;
+  if (snapshot.deliver !== 'forge_comment') return `deliver ${snapshot.deliver}: platform not enabled`;
+  const target = validateForgeTarget(renderDeliverExtra(snapshot.deliver_extra, payload));
+  return target.ok ? undefined : target.error;
+}
 
 export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
   const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId, session: record.sessionId };

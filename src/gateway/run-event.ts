@@ -12,6 +12,7 @@ import type { RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { parseRouteSnapshot } from '../webhook/routes.js';
+import { deliveryTargetProblem } from './deliver-event.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { webhookInstructions, webhookPrompt, type LoadedSkill } from './run-prompt.js';
 
@@ -58,6 +59,10 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   } catch {
     return { kind: 'failed', reason: 'the stored payload is not JSON' };
   }
+  // A target that cannot be delivered to is known from the payload alone: refusing it here costs
+  // nothing, where finding out after the run costs a whole agent run that is then thrown away.
+  const undeliverable = deliveryTargetProblem(snapshot.snapshot, payload);
+  if (undeliverable) return { kind: 'failed', reason: `not run: ${undeliverable}` };
   const loaded = await loadConfig(deps.paths);
   if (!loaded.ok) return { kind: 'failed', reason: loaded.error.message };
 

@@ -174,6 +174,21 @@ describe('delivery failures are recorded, never sent to the code host', () => {
     expect(await comments()).toEqual([]);
   });
 
+  it('a payload whose target renders invalid is failed before any model call, with the reason', async () => {
+    await configure(FORGE_ROUTE);
+    fake.script('main-m', { kind: 'text', deltas: ['Review.'] });
+    const gateway = await start();
+    await postEvent(gateway.url, 'github-pr', { ...PR, number: '42; rm -rf ~' }, { secret: 'pr-secret-0123456789abcdef', delivery: 'hostile-1' });
+    const row = await waitFor(stateIs('failed'), 15_000, 'the refused event');
+    expect(row).toMatchObject({ delivery_id: 'hostile-1', run_attempts: 1, delivery_attempts: 0, session: null });
+    expect(row.reason).toBe('not run: deliver_extra.pr_number must be a positive integer, got "42; rm -rf ~"');
+    await postEvent(gateway.url, 'github-pr', { ...PR, repository: { full_name: '../../etc' } }, { secret: 'pr-secret-0123456789abcdef', delivery: 'hostile-2' });
+    const second = await waitFor(async () => (await rows()).find((r) => r.delivery_id === 'hostile-2' && r.state === 'failed'), 15_000, 'the second refused event');
+    expect(second.reason).toBe('not run: deliver_extra.repo must be owner/name, got "../../etc"');
+    expect(fake.requests).toEqual([]);
+    expect(await comments()).toEqual([]);
+  });
+
   it('a transient gh failure is retried with backoff and then delivered', async () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['Review.'] });
