@@ -10,6 +10,7 @@ import {
   EMPTY_OUTPUT_BODY,
   MAX_COMMENT_CHARS,
   buildCommentBody,
+  deliveryMarker,
   classifyGhRun,
   deliverForgeComment,
   ghBinary,
@@ -90,6 +91,15 @@ describe('buildCommentBody', () => {
     expect(body).toMatch(/\n\n---\n_\(Cut by Iris: GitHub allows 65536 characters, the answer had 70004\.\)_$/);
   });
 
+  it('ends with the hidden delivery marker when given one, also after a cut', () => {
+    expect(deliveryMarker(12)).toBe('<!-- iris-delivery:12 -->');
+    expect(buildCommentBody('Looks good.', deliveryMarker(12))).toBe('Looks good.\n\n<!-- iris-delivery:12 -->');
+    expect(buildCommentBody(' ', deliveryMarker(3))).toBe(`${EMPTY_OUTPUT_BODY}\n\n<!-- iris-delivery:3 -->`);
+    const cut = buildCommentBody('a'.repeat(70_000), deliveryMarker(12));
+    expect(cut).toHaveLength(MAX_COMMENT_CHARS);
+    expect(cut).toMatch(/the answer had 70000\.\)_\n\n<!-- iris-delivery:12 -->$/);
+  });
+
   it('never splits a surrogate pair at the cut', () => {
     const emoji = '😀'.repeat(40_000); // 80,000 UTF-16 units
     const body = buildCommentBody(emoji);
@@ -126,7 +136,7 @@ describe('classifyGhRun', () => {
     ['a blank body refused', exited(1, 'GraphQL: Body cannot be blank (addComment)\n'), 'failed', false, 'Body cannot be blank'],
     ['a long body refused', exited(1, 'GraphQL: Body is too long (maximum is 65536 characters) (addComment)\n'), 'failed', false, 'too long'],
     ['too much output', { kind: 'output_overflow', stderr: '' }, 'failed', false, 'more output'],
-    ['a foreign signal', { kind: 'killed', signal: 'SIGTERM', stderr: '' }, 'failed', true, 'SIGTERM'],
+    ['a foreign signal', { kind: 'killed', signal: 'SIGTERM', stderr: '' }, 'killed', true, 'SIGTERM'],
     ['a silent failure', exited(2, ''), 'failed', true, 'gh exited with 2'],
   ];
 

@@ -25,6 +25,8 @@ export type ForgeCommentFailureCode =
   | 'pr_not_found'
   | 'timeout'
   | 'cancelled'
+  /** Ended by a signal Iris did not send, possibly after the comment was posted. */
+  | 'killed'
   | 'failed';
 
 export type ForgeCommentResult =
@@ -81,14 +83,21 @@ export function validateForgeTarget(extra: Readonly<Record<string, string>>): Fo
  * never fewer than the characters GitHub counts, so the cut body always fits; a surrogate pair is
  * never split.
  */
-export function buildCommentBody(output: string): string {
-  if (output.trim() === '') return EMPTY_OUTPUT_BODY;
-  if (output.length <= MAX_COMMENT_CHARS) return output;
-  const marker = `\n\n---\n_(Cut by Iris: GitHub allows ${MAX_COMMENT_CHARS} characters, the answer had ${output.length}.)_`;
-  let end = MAX_COMMENT_CHARS - marker.length;
+export function buildCommentBody(output: string, deliveryMarker?: string): string {
+  // Hidden when GitHub renders the comment; it lets a restart find what was posted already.
+  const tail = deliveryMarker === undefined ? '' : `\n\n${deliveryMarker}`;
+  if (output.trim() === '') return EMPTY_OUTPUT_BODY + tail;
+  if (output.length + tail.length <= MAX_COMMENT_CHARS) return output + tail;
+  const cut = `\n\n---\n_(Cut by Iris: GitHub allows ${MAX_COMMENT_CHARS} characters, the answer had ${output.length}.)_`;
+  let end = MAX_COMMENT_CHARS - cut.length - tail.length;
   const last = output.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return output.slice(0, end) + marker;
+  return output.slice(0, end) + cut + tail;
+}
+
+/** The hidden line every delivered comment carries (DECISIONS § Operations): the event's inbox id. */
+export function deliveryMarker(eventId: number): string {
+  return `<!-- iris-delivery:${eventId} -->`;
 }
 
 export type ClassifyContext = {
@@ -125,7 +134,7 @@ export function classifyGhRun(run: GhRun, context: ClassifyContext): ForgeCommen
       // have been posted before it was stopped.
       return { ok: false, code: 'failed', retryable: false, message: 'gh printed more output than allowed and was stopped' };
     case 'killed':
-      return { ok: false, code: 'failed', retryable: true, message: `gh was ended by ${run.signal}${said(run.stderr)}` };
+      return { ok: false, code: 'killed', retryable: true, message: `gh was ended by ${run.signal}${said(run.stderr)}` };
     case 'exited':
       return run.exitCode === 0 ? { ok: true, ...commentUrl(run.stdout) } : classifyExit(run.exitCode, run.stderr, context);
   }
@@ -192,7 +201,35 @@ export type ForgeCommentInput = ForgeTarget & {
   readonly env: Env;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** The hidden delivery marker the comment carries (see `deliveryMarker`). */
+  readonly marker?: string;
+  /** Told each gh process's pid as it starts. */
+  readonly onSpawn?: (pid: number) => void;
 };
+
+export type MarkerSearch = { readonly ok: true; readonly found: boolean; readonly url?: string } | Extract<ForgeCommentResult, { ok: false }>;
+
+/**
+ * Is a comment carrying `marker` on the PR already? Asks the REST API through gh, every page, and
+ * lets gh's jq print only the matching comments' URLs, so the output stays small on a busy PR.
+ */
+export async function findMarkedComment(input: Omit<ForgeCommentInput, 'body'> & { readonly marker: string }): Promise<MarkerSearch> {
+  const bin = ghBinary(input.env);
+  const timeoutMs = input.timeoutMs ?? FORGE_COMMENT_TIMEOUT_MS;
+  const filter = `.[] | select(.body | contains(${JSON.stringify(input.marker)})) | .html_url`;
+  const run = await runGh({
+    bin,
+    args: ['api', '--paginate', `repos/${input.repo}/issues/${input.prNumber}/comments?per_page=100`, '--jq', filter],
+    stdin: '',
+    env: buildGhEnv(input.env),
+    timeoutMs,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const result = classifyGhRun(run, { bin, repo: input.repo, prNumber: input.prNumber, timeoutMs });
+  if (!result.ok) return result;
+  const url = run.kind === 'exited' ? run.stdout.split(/\r?\n/).map((line) => line.trim()).find(Boolean) : undefined;
+  return url === undefined ? { ok: true, found: false } : { ok: true, found: true, url };
+}
 
 export async function postForgeComment(input: ForgeCommentInput): Promise<ForgeCommentResult> {
   const bin = ghBinary(input.env);
@@ -200,10 +237,11 @@ export async function postForgeComment(input: ForgeCommentInput): Promise<ForgeC
   const run = await runGh({
     bin,
     args: ['pr', 'comment', String(input.prNumber), '--repo', input.repo, '--body-file', '-'],
-    stdin: buildCommentBody(input.body),
+    stdin: buildCommentBody(input.body, input.marker),
     env: buildGhEnv(input.env),
     timeoutMs,
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.onSpawn ? { onSpawn: input.onSpawn } : {}),
   });
   return classifyGhRun(run, { bin, repo: input.repo, prNumber: input.prNumber, timeoutMs });
 }
@@ -226,10 +264,27 @@ export type ForgeDelivery = {
 export const DEFAULT_ATTEMPTS = 4;
 export const DEFAULT_BACKOFF_MS: readonly number[] = [1_000, 4_000, 15_000];
 
-/** Posts, retrying only failures marked retryable, and stopping at once when the signal aborts. */
+/** A try that may have posted although it did not say so: gh was stopped mid-request. */
+const mayHavePosted = (result: ForgeCommentResult): boolean => !result.ok && (result.code === 'timeout' || result.code === 'killed');
+
+/**
+ * Posts, retrying only failures marked retryable, and stopping at once when the signal aborts.
+ * With a marker, a retry after a try that may have posted looks for the marker first, so a slow
+ * GitHub never gets the same answer twice.
+ */
 export async function deliverForgeComment(input: ForgeCommentInput, options: DeliverOptions = {}): Promise<ForgeDelivery> {
+  let previous: ForgeCommentResult | undefined;
+  const attempt = async (): Promise<ForgeCommentResult> => {
+    if (input.marker !== undefined && previous !== undefined && mayHavePosted(previous)) {
+      const search = await findMarkedComment({ ...input, marker: input.marker });
+      if (!search.ok) return search;
+      if (search.found) return { ok: true, ...(search.url ? { url: search.url } : {}) };
+    }
+    previous = await postForgeComment(input);
+    return previous;
+  };
   const { final, outcomes } = await retryWithBackoff(
-    () => postForgeComment(input),
+    attempt,
     (result) => !result.ok && result.retryable,
     {
       attempts: options.attempts ?? DEFAULT_ATTEMPTS,

@@ -1,7 +1,7 @@
 // Finding gh, its environment, and how a run of it ends, against small stand-in programs (POSIX
 // scripts, so not on Windows). The gh behaviours themselves are tested with the fake gh in
 // forge-comment.test.ts.
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,30 @@ describe.skipIf(process.platform === 'win32')('runGh', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     expect(await run(bin, '', 5_000, controller.signal)).toEqual({ kind: 'cancelled' });
+  });
+
+  it('a cancel kills the whole process group: a wrapper\'s own child too, and onSpawn named the group', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    const bin = join(dir, 'wrapper');
+    // A wrapper that does not exec: gh (here a sleep) is its child, which killing the wrapper alone would orphan.
+    await writeFile(bin, `#!/bin/sh\nsleep 60 &\necho $! > '${pidFile}'\nwait\n`);
+    await chmod(bin, 0o755);
+    const controller = new AbortController();
+    const spawned: number[] = [];
+    const running = runGh({ bin, args: [], stdin: '', env: { PATH: process.env.PATH ?? '' }, timeoutMs: 5_000, signal: controller.signal, onSpawn: (pid) => spawned.push(pid) });
+    let grandchild = 0;
+    for (let i = 0; i < 100 && grandchild === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      grandchild = Number((await readFile(pidFile, 'utf8').catch(() => '0')).trim()) || 0;
+    }
+    expect(grandchild).toBeGreaterThan(0);
+    expect(spawned).toHaveLength(1);
+    controller.abort();
+    expect(await running).toEqual({ kind: 'cancelled' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Gone, or dead and waiting for init to reap it (state Z): either way it runs no more.
+    const stat = await readFile(`/proc/${grandchild}/stat`, 'utf8').catch(() => 'gone');
+    expect(stat === 'gone' ? 'gone' : stat.split(') ')[1]![0]).toMatch(/^(gone|Z)$/);
   });
 
   it('reports a signal it did not send', async () => {

@@ -1,11 +1,10 @@
-// Finding and running the GitHub CLI: execFile, never a shell, always with a timeout, the body on
+// Finding and running the GitHub CLI: spawn, never a shell, always with a timeout, the body on
 // stdin (never in argv, where `ps` would show it), output capped, and an environment that keeps
 // what gh needs to sign in while dropping every other credential of the service.
 //
 // This file reports what happened to the process; what that means for a delivery is decided in
 // forge-comment.ts.
-import { execFile } from 'node:child_process';
-import type { ExecFileException } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Env } from '../config/home.js';
 import { buildChildEnv } from '../agent/tools/terminal/child-env.js';
@@ -49,6 +48,8 @@ export type GhRunRequest = {
   readonly signal?: AbortSignal;
   /** Default: the temp directory, so no checkout's files are in reach of the run. */
   readonly cwd?: string;
+  /** Called with the child's pid (its process group's id) once it is started. */
+  readonly onSpawn?: (pid: number) => void;
 };
 
 export type GhRun =
@@ -65,69 +66,99 @@ export function runGh(request: GhRunRequest): Promise<GhRun> {
   if (request.signal?.aborted) return Promise.resolve({ kind: 'cancelled' });
   return new Promise((resolve) => {
     let timedOut = false;
+    let overflowed = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
+    const onAbort = () => killProcessGroup(child.pid);
     const settle = (run: GhRun): void => {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
       resolve(run);
     };
 
-    const child = execFile(
-      request.bin,
-      [...request.args],
-      {
-        env: request.env,
-        cwd: request.cwd ?? tmpdir(),
-        // No `timeout` option: the timer below marks its own kill, so a timeout is told apart
-        // from a kill by anyone else.
-        ...(request.signal ? { signal: request.signal } : {}),
-        killSignal: 'SIGKILL',
-        maxBuffer: GH_OUTPUT_CAP_BYTES,
-        windowsHide: true,
-        encoding: 'utf8',
-      },
-      (error, stdout, stderr) => settle(describeRun(error, stdout, stderr, timedOut, request.signal)),
-    );
+    // Its own process group (`detached`): a timeout or a shutdown kills gh and whatever it
+    // started (a wrapper script's gh), not only the process we spawned; execFile cannot do this.
+    const child = spawn(request.bin, [...request.args], {
+      env: request.env,
+      cwd: request.cwd ?? tmpdir(),
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const stdout = cappedText(() => {
+      overflowed = true;
+      killProcessGroup(child.pid);
+    });
+    const stderr = cappedText(() => {
+      overflowed = true;
+      killProcessGroup(child.pid);
+    });
+    child.stdout.on('data', stdout.add);
+    child.stderr.on('data', stderr.add);
+    child.once('error', (err: NodeJS.ErrnoException) => settle({ kind: 'not_started', errno: err.code ?? 'unknown', message: err.message }));
+    child.once('close', (exitCode, signal) => {
+      const err = stderr.text();
+      if (request.signal?.aborted) settle({ kind: 'cancelled' });
+      else if (timedOut) settle({ kind: 'timeout', stderr: err });
+      else if (overflowed) settle({ kind: 'output_overflow', stderr: err });
+      else if (exitCode !== null) settle({ kind: 'exited', exitCode, stdout: stdout.text(), stderr: err });
+      else settle({ kind: 'killed', signal: signal ?? 'unknown', stderr: err });
+    });
+    if (child.pid !== undefined) request.onSpawn?.(child.pid);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
     // gh exits before reading stdin when it is not signed in; the write then fails with EPIPE,
     // which is not the failure worth reporting (the exit code is).
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(request.stdin);
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(request.stdin);
 
     // gh keeps no state worth a graceful exit, so a stuck run is killed outright.
     const timeoutMs = Math.max(1, request.timeoutMs);
     timers.push(
       setTimeout(() => {
         timedOut = true;
-        child.kill('SIGKILL');
+        killProcessGroup(child.pid);
       }, timeoutMs),
     );
-    // A wrapper script that did not `exec` gh leaves gh holding our pipes after the wrapper died;
-    // stop waiting for them rather than outlive the timeout.
+    // Something outside the group (a daemonised grandchild) may still hold our pipes; stop
+    // waiting for them rather than outlive the timeout.
     timers.push(
       setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        settle({ kind: 'timeout', stderr: '' });
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle({ kind: 'timeout', stderr: stderr.text() });
       }, timeoutMs + PIPE_GRACE_MS),
     );
   });
 }
 
-function describeRun(
-  error: ExecFileException | null,
-  stdout: string,
-  stderr: string,
-  timedOut: boolean,
-  signal: AbortSignal | undefined,
-): GhRun {
-  if (!error) return { kind: 'exited', exitCode: 0, stdout, stderr };
-  if (signal?.aborted) return { kind: 'cancelled' };
-  if (timedOut) return { kind: 'timeout', stderr };
-  const code: unknown = error.code;
-  if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return { kind: 'output_overflow', stderr };
-  if (typeof code === 'number') return { kind: 'exited', exitCode: code, stdout, stderr };
-  if (typeof code === 'string') return { kind: 'not_started', errno: code, message: error.message };
-  return { kind: 'killed', signal: error.signal ?? 'unknown', stderr };
+/** A stream's text, kept up to GH_OUTPUT_CAP_BYTES; `onOverflow` is called once past it. */
+function cappedText(onOverflow: () => void): { add: (chunk: Buffer) => void; text: () => string } {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let over = false;
+  return {
+    add: (chunk) => {
+      if (over) return;
+      if (bytes + chunk.length > GH_OUTPUT_CAP_BYTES) {
+        over = true;
+        onOverflow();
+        return;
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
+/** SIGKILL to the whole group led by `pid`; a group that is gone already is not an error. */
+export function killProcessGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: every member has exited.
+  }
 }

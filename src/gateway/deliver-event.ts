@@ -3,7 +3,9 @@
 // recorded on the event, never sent to the code host (it has had its 202). A delivery cut off by a
 // shutdown leaves the event `done`, so the next start delivers it without re-running the agent.
 import type { Env } from '../config/home.js';
-import { deliverForgeComment, validateForgeTarget, type DeliverOptions } from '../delivery/forge-comment.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, deliverForgeComment, deliveryMarker, findMarkedComment, validateForgeTarget, type DeliverOptions } from '../delivery/forge-comment.js';
+import { retryWithBackoff } from '../delivery/retry.js';
+import { reapOrphanedGh } from '../delivery/orphan-gh.js';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { parseRouteSnapshot, type RouteSnapshot } from '../webhook/routes.js';
@@ -55,8 +57,40 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
   }
   const target = validateForgeTarget(renderDeliverExtra(snapshot.snapshot.deliver_extra, payload));
   if (!target.ok) return failDelivery(0, target.error);
+  const marker = deliveryMarker(record.id);
+  const forge = { repo: target.repo, prNumber: target.prNumber, env: deps.env, signal };
+  if (record.state === 'delivering') {
+    // A delivery was under way when the last process stopped: gh may have posted. A gh that
+    // outlived that process is stopped first, so it cannot post after the check below.
+    if (record.deliveryPid !== null) {
+      const orphan = await reapOrphanedGh(record.deliveryPid, target.repo);
+      if (orphan !== 'none') deps.log.warn({ ...context, pid: record.deliveryPid, orphan }, 'a gh left running by the last gateway was stopped');
+    }
+    const retry = deps.retry ?? {};
+    const { final: search } = await retryWithBackoff(
+      () => findMarkedComment({ ...forge, marker }),
+      (found) => !found.ok && found.retryable,
+      { attempts: retry.attempts ?? DEFAULT_ATTEMPTS, backoffMs: retry.backoffMs ?? DEFAULT_BACKOFF_MS, ...(retry.sleep ? { sleep: retry.sleep } : {}), signal },
+    );
+    if (!search.ok) {
+      if (search.code === 'cancelled' || signal.aborted) return;
+      return failDelivery(record.deliveryAttempts, `could not check whether the answer was posted before the restart, so it was not posted again: ${search.message}`);
+    }
+    if (search.found) {
+      deps.log.info({ ...context, deliver, repo: target.repo, pr_number: target.prNumber, url: search.url }, 'webhook answer was posted before the restart; not posted again');
+      await deps.inbox.markDelivered(record.id, Math.max(1, record.deliveryAttempts));
+      return;
+    }
+  }
+  await deps.inbox.markDelivering(record.id);
   const { result, attempts } = await deliverForgeComment(
-    { repo: target.repo, prNumber: target.prNumber, body: output, env: deps.env, signal },
+    {
+      ...forge,
+      body: output,
+      marker,
+      // Not awaited: the record only helps a later start reap this gh if we die meanwhile.
+      onSpawn: (pid) => void deps.inbox.setDeliveryPid(record.id, pid).catch((err: unknown) => deps.log.warn({ ...context, err: String(err) }, 'could not record the gh pid')),
+    },
     deps.retry ?? {},
   );
   if (result.ok) {

@@ -92,6 +92,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    description: 'webhook deliveries that may have reached the code host',
+    sql: `
+      -- Set just before gh is called: an event found 'done' with this set at the next start may have
+      -- been posted already, so its PR is checked for the delivery marker before posting again.
+      -- (A column rather than a new state value: the state's CHECK cannot change without copying
+      -- the whole table.) delivery_pid: that gh's process (group), reaped at the next start if a
+      -- crash left it running.
+      ALTER TABLE webhook_events ADD COLUMN delivery_started_at INTEGER;
+      ALTER TABLE webhook_events ADD COLUMN delivery_pid INTEGER;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

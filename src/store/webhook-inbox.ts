@@ -24,6 +24,8 @@ type EventRow = {
   run_attempts: number;
   delivery_attempts: number;
   session_id: string | null;
+  delivery_started_at: number | null;
+  delivery_pid: number | null;
   output: string | null;
   error: string | null;
   received_at: number;
@@ -38,10 +40,12 @@ function toRecord(row: EventRow): WebhookEventRecord {
     event: row.event,
     payload: row.payload,
     routeSnapshot: row.route_snapshot,
-    state: row.state as WebhookEventState,
+    // `delivering` is stored as `done` with a delivery start (see migration 3).
+    state: row.state === 'done' && row.delivery_started_at !== null ? 'delivering' : (row.state as WebhookEventState),
     runAttempts: row.run_attempts,
     deliveryAttempts: row.delivery_attempts,
     sessionId: row.session_id,
+    deliveryPid: row.delivery_pid,
     output: row.output,
     error: row.error,
     receivedAt: row.received_at,
@@ -96,6 +100,10 @@ export function createSqliteWebhookInbox(
     ),
     recover: db.prepare<[number]>("UPDATE webhook_events SET state = 'accepted', updated_at = ? WHERE state = 'running'"),
     pending: db.prepare<[], EventRow>("SELECT * FROM webhook_events WHERE state = 'done' ORDER BY id"),
+    delivering: db.prepare<[number, number, number]>(
+      "UPDATE webhook_events SET delivery_started_at = ?, delivery_pid = NULL, updated_at = ? WHERE id = ? AND state = 'done'",
+    ),
+    deliveryPid: db.prepare<[number, number]>("UPDATE webhook_events SET delivery_pid = ? WHERE id = ? AND state = 'done'"),
     delivered: db.prepare<[number, number, number]>(
       "UPDATE webhook_events SET state = 'delivered', delivery_attempts = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'done'",
     ),
@@ -170,6 +178,12 @@ export function createSqliteWebhookInbox(
     releaseRun: (id) => guarded(() => void statements.release.run(now(), id)),
     recoverInterrupted: () => guarded(() => statements.recover.run(now()).changes),
     pendingDeliveries: () => guarded(() => statements.pending.all().map(toRecord)),
+    markDelivering: (id) =>
+      guarded(() => {
+        const at = now();
+        statements.delivering.run(at, at, id);
+      }),
+    setDeliveryPid: (id, pid) => guarded(() => void statements.deliveryPid.run(pid, id)),
     markDelivered: (id, attempts) => guarded(() => void statements.delivered.run(attempts, now(), id)),
     markDeliveryFailed: (id, attempts, reason) => guarded(() => void statements.deliveryFailed.run(attempts, reason, now(), id)),
     get: (id) =>

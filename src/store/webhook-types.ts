@@ -2,11 +2,13 @@
 // the dedup records of the 1-hour idempotency window. Part of the Store so that one gateway (or,
 // on PostgreSQL, several) shares them.
 //
-// An event moves accepted → running → done → delivered, or ends `failed` with a reason. A run
-// that was cut off (crash, kill -9, shutdown) goes back to `accepted` and runs again
-// (at-least-once); a `done` event is delivered from its stored output, never re-run.
+// An event moves accepted → running → done → delivering → delivered, or ends `failed` with a
+// reason. A run that was cut off (crash, kill -9, shutdown) goes back to `accepted` and runs again
+// (at-least-once); a `done` event is delivered from its stored output, never re-run. A
+// `delivering` event found at a start may have been posted already: its target is checked for the
+// delivery marker before it is posted again, so a crash never makes a second comment.
 
-export const WEBHOOK_EVENT_STATES = ['accepted', 'running', 'done', 'delivered', 'failed'] as const;
+export const WEBHOOK_EVENT_STATES = ['accepted', 'running', 'done', 'delivering', 'delivered', 'failed'] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
 
 export type NewWebhookEvent = {
@@ -34,6 +36,8 @@ export type WebhookEventRecord = {
   readonly runAttempts: number;
   readonly deliveryAttempts: number;
   readonly sessionId: string | null;
+  /** The process of the delivery's last `gh` run (its group leader), while `delivering`. */
+  readonly deliveryPid: number | null;
   readonly output: string | null;
   /** Why the event failed (run or delivery), or the last delivery problem. */
   readonly error: string | null;
@@ -66,9 +70,13 @@ export interface WebhookInbox {
   releaseRun(id: number): Promise<void>;
   /** Every running event → accepted (the process that ran them is gone); returns how many. */
   recoverInterrupted(): Promise<number>;
-  /** Events whose run finished and whose delivery has not completed, oldest first. */
+  /** Events whose run finished and whose delivery has not completed (done or delivering), oldest first. */
   pendingDeliveries(): Promise<WebhookEventRecord[]>;
-  /** done → delivered. */
+  /** done → delivering: recorded before the code host is called. */
+  markDelivering(id: number): Promise<void>;
+  /** Which process is delivering it now (reaped at the next start if a crash orphaned it). */
+  setDeliveryPid(id: number, pid: number): Promise<void>;
+  /** done or delivering → delivered. */
   markDelivered(id: number, attempts: number): Promise<void>;
   /** Records a delivery that gave up (→ failed, output kept). */
   markDeliveryFailed(id: number, attempts: number, reason: string): Promise<void>;

@@ -16,6 +16,7 @@ const record = (over: Partial<WebhookEventRecord> = {}): WebhookEventRecord => (
   runAttempts: 1,
   deliveryAttempts: 2,
   sessionId: 's-1',
+  deliveryPid: null,
   output: '\n  Looks good.  \nTwo nits below.',
   error: null,
   receivedAt: Date.UTC(2026, 10, 24, 3, 0, 0),

@@ -81,6 +81,8 @@ function outcome(record: WebhookEventRecord, deliver: string | null, extra: Read
       return `the agent is running (attempt ${record.runAttempts})`;
     case 'done':
       return record.error ? `answered; delivery pending after a problem: ${record.error}` : 'answered; delivery pending';
+    case 'delivering':
+      return record.error ? `answered; being delivered after a problem: ${record.error}` : 'answered; being delivered (a cut-off delivery is checked against the PR before it is posted again)';
     case 'delivered': {
       if (deliver === 'log') return 'delivered: written to gateway.log';
       if (deliver === 'forge_comment') {

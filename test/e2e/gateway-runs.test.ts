@@ -76,10 +76,33 @@ const stateIs = (state: string) => async () => {
   return row?.state === state ? row : undefined;
 };
 
+/** Every `gh pr comment` run, posted or not (the fake records each before it answers). */
 async function comments(): Promise<Array<{ argv: string[]; body: string | null }>> {
   const text = await readFile(ghRecord, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; body: string | null });
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { argv: string[]; body: string | null })
+    .filter((call) => call.argv[0] === 'pr' && call.argv[1] === 'comment');
 }
+
+/** The comments the fake code host holds: those whose gh run posted. */
+async function posted(): Promise<Array<{ repo: string; number: number; body: string }>> {
+  const text = await readFile(`${ghRecord}.comments.jsonl`, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { repo: string; number: number; body: string });
+}
+
+/** `gh api` runs: the marker checks. */
+async function apiCalls(): Promise<string[][]> {
+  const text = await readFile(ghRecord, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { argv: string[] }).argv)
+    .filter((argv) => argv[0] === 'api');
+}
+
+const marked = (body: string, id = 1) => `${body}\n\n<!-- iris-delivery:${id} -->`;
 
 const FORGE_ROUTE = `          events: [pull_request]
           deliver: forge_comment
@@ -108,7 +131,7 @@ describe('a pull request event becomes a review comment', () => {
     const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery');
     expect(row).toMatchObject({ delivery_id: 'gh-1', run_attempts: 1, delivery_attempts: 1, reason: null });
     expect(row.session).toMatch(SESSION_ID_PATTERN);
-    expect(await comments()).toEqual([expect.objectContaining({ argv: ['pr', 'comment', '42', '--repo', 'octo/hello', '--body-file', '-'], body: 'Looks good to me.' })]);
+    expect(await comments()).toEqual([expect.objectContaining({ argv: ['pr', 'comment', '42', '--repo', 'octo/hello', '--body-file', '-'], body: marked('Looks good to me.') })]);
 
     const first = fake.requests[0]!.body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
     const system = first.messages.find((m) => m.role === 'system')!.content;
@@ -148,7 +171,7 @@ describe('a pull request event becomes a review comment', () => {
     await waitFor(stateIs('delivered'), 15_000, 'the first delivery');
     expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' })).status).toBe(202);
     await waitFor(async () => ((await rows()).every((r) => r.state === 'delivered') && (await rows()).length === 2 ? true : undefined), 15_000, 'both deliveries');
-    expect((await comments()).map((c) => c.body)).toEqual(['SKIP', '_(The agent produced no output.)_']);
+    expect((await comments()).map((c) => c.body)).toEqual([marked('SKIP', 1), marked('_(The agent produced no output.)_', 2)]);
   });
 });
 
@@ -196,7 +219,7 @@ describe('delivery failures are recorded, never sent to the code host', () => {
     await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery');
     expect(row.delivery_attempts).toBe(2);
-    expect((await comments()).map((c) => c.body)).toEqual(['Review.', 'Review.']); // the fake records the failed try too
+    expect((await comments()).map((c) => c.body)).toEqual([marked('Review.'), marked('Review.')]); // the fake records the failed try too
   });
 });
 
@@ -215,7 +238,7 @@ describe('nothing accepted is lost', () => {
     await waitFor(() => (started.output().includes('1 interrupted run put back in the inbox') ? true : undefined), 5_000, 'the recovery line');
     const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery after the restart');
     expect(row).toMatchObject({ delivery_id: 'crash-1', run_attempts: 2, delivery_attempts: 1 });
-    expect((await comments()).map((c) => c.body)).toEqual(['Recovered review.']);
+    expect((await comments()).map((c) => c.body)).toEqual([marked('Recovered review.')]);
   });
 
   it('kill -9 right after the 202: the event survives and runs at the next start', async () => {
@@ -229,7 +252,7 @@ describe('nothing accepted is lost', () => {
     fake.script('main-m', { kind: 'text', deltas: ['After the kill.'] }, { kind: 'text', deltas: ['Title'] });
     gateway = await start();
     await waitFor(stateIs('delivered'), 15_000, 'the delivery after the restart');
-    expect((await comments()).map((c) => c.body)).toEqual(['After the kill.']);
+    expect((await comments()).map((c) => c.body)).toEqual([marked('After the kill.')]);
   });
 
   it('kill -9 during the delivery: the next start delivers the stored answer without running the agent again', async () => {
@@ -238,13 +261,34 @@ describe('nothing accepted is lost', () => {
     let gateway = await start({ FAKE_GH_MODE: 'hang', FAKE_GH_HANG_MS: '2000' });
     await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
     await waitFor(async () => ((await comments()).length === 1 ? true : undefined), 15_000, 'gh to be called');
-    expect((await rows())[0]?.state).toBe('done');
+    expect((await rows())[0]?.state).toBe('delivering');
     await gateway.stop('SIGKILL');
     const modelCalls = fake.requests.length;
     gateway = await start();
     await waitFor(stateIs('delivered'), 15_000, 'the delivery after the restart');
     expect(fake.requests.length).toBe(modelCalls);
-    expect((await comments()).map((c) => c.body)).toEqual(['Stored answer.', 'Stored answer.']);
+    // The first gh was left hanging by the kill; the restart stops it before it can post, finds
+    // no marked comment on the PR, and posts once.
+    expect((await comments()).map((c) => c.body)).toEqual([marked('Stored answer.'), marked('Stored answer.')]);
+    expect((await posted()).map((c) => c.body)).toEqual([marked('Stored answer.')]);
+    expect(await apiCalls()).toEqual([['api', '--paginate', 'repos/octo/hello/issues/42/comments?per_page=100', '--jq', '.[] | select(.body | contains("<!-- iris-delivery:1 -->")) | .html_url']]);
+    expect(await readFile(join(home, 'logs', 'gateway.log'), 'utf8')).toContain('a gh left running by the last gateway was stopped');
+  });
+
+  it('kill -9 after gh posted but before "delivered" was recorded: the restart finds the marker and posts nothing', async () => {
+    await configure(FORGE_ROUTE);
+    fake.script('main-m', { kind: 'text', deltas: ['Posted once.'] }, { kind: 'text', deltas: ['Title'] });
+    let gateway = await start({ FAKE_GH_MODE: 'posted-hang', FAKE_GH_HANG_MS: '5000' });
+    await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' });
+    await waitFor(async () => ((await posted()).length === 1 ? true : undefined), 15_000, 'gh to post');
+    expect((await rows())[0]?.state).toBe('delivering');
+    await gateway.stop('SIGKILL');
+    gateway = await start();
+    const row = await waitFor(stateIs('delivered'), 15_000, 'the delivery after the restart');
+    expect(row.delivery_attempts).toBe(1);
+    expect((await comments()).map((c) => c.body)).toEqual([marked('Posted once.')]);
+    expect((await posted()).map((c) => c.body)).toEqual([marked('Posted once.')]);
+    expect(await readFile(join(home, 'logs', 'gateway.log'), 'utf8')).toContain('webhook answer was posted before the restart; not posted again');
   });
 
   it('SIGTERM during a run: exits cleanly, the event goes back to the inbox uncounted, and runs at the next start', async () => {
@@ -259,7 +303,7 @@ describe('nothing accepted is lost', () => {
     fake.script('main-m', { kind: 'text', deltas: ['After the restart.'] }, { kind: 'text', deltas: ['Title'] });
     gateway = await start();
     await waitFor(stateIs('delivered'), 15_000, 'the delivery after the restart');
-    expect((await comments()).map((c) => c.body)).toEqual(['After the restart.']);
+    expect((await comments()).map((c) => c.body)).toEqual([marked('After the restart.')]);
   });
 });
 

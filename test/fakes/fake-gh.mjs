@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // A stand-in for the GitHub CLI (`gh`), for the forge_comment delivery in tests and in
-// `npm run demo`. It answers the two commands Iris runs, the way gh 2.x does:
+// `npm run demo`. It answers the commands Iris runs, the way gh 2.x does:
 //
 //   gh pr comment <number> --repo <owner/name> --body-file -    (also -R, -F, --body/-b, --flag=value)
+//   gh api [--paginate] repos/<owner>/<name>/issues/<number>/comments[?query] [--jq <filter>]
 //   gh auth status
 //   gh --version
+//
+// Comments that were posted (exit 0) are kept in `<FAKE_GH_RECORD>.comments.jsonl`, one JSON line
+// each ({repo, number, id, html_url, body}); `gh api` lists them as GitHub's REST API does (an array
+// of {id, html_url, body, user}). Of jq it knows the one filter Iris uses,
+// `.[] | select(.body | contains("<text>")) | .html_url` (one URL per line), and refuses others.
 //
 // Every invocation appends one JSON line to the file named by FAKE_GH_RECORD (required: without
 // it the fake exits 2, so a test can never pass by not looking):
@@ -25,6 +31,9 @@
 //   pr-not-found       `GraphQL: Could not resolve to a PullRequest with the number of <n>. …`, exit 1
 //   hang               reads the body, records, then sleeps FAKE_GH_HANG_MS (default 10 minutes) in
 //                      this very process, so killing the pid the caller started ends it
+//   posted-hang        posts the comment (it is listed by `gh api` from then on), then sleeps as
+//                      `hang` before printing its URL: a crash of the caller in this window is the
+//                      one that used to make a duplicate comment
 //
 // As the real API does, a blank body fails with `GraphQL: Body cannot be blank (addComment)` and a
 // body over 65,536 characters with `GraphQL: Body is too long (maximum is 65536 characters)
@@ -39,6 +48,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const MAX_BODY_CHARS = 65_536;
 const USAGE_ROOT = 'Usage:  gh <command> <subcommand> [flags]';
 const USAGE_COMMENT = 'Usage:  gh pr comment [<number> | <url> | <branch>] [flags]';
+const USAGE_API = 'Usage:  gh api <endpoint> [flags]';
 
 const recordPath = process.env.FAKE_GH_RECORD;
 if (!recordPath) {
@@ -63,6 +73,7 @@ async function main() {
   }
   if (command === 'auth' && sub === 'status' && rest.length === 0) return authStatus();
   if (command === 'pr' && sub === 'comment') return prComment(rest);
+  if (command === 'api') return api([sub, ...rest].filter((arg) => arg !== undefined));
   record(null);
   if (command === 'auth' || command === 'pr') {
     if (sub === undefined) return done(`${USAGE_ROOT}\n`);
@@ -136,7 +147,48 @@ async function prComment(args) {
     return fail(1, `GraphQL: Body is too long (maximum is ${MAX_BODY_CHARS} characters) (addComment)`);
   }
   const commentId = 2_000_000_000 + recorded;
-  return done(`https://${checked.host}/${checked.fullName}/pull/${checked.number}#issuecomment-${commentId}\n`);
+  const url = `https://${checked.host}/${checked.fullName}/pull/${checked.number}#issuecomment-${commentId}`;
+  appendFileSync(`${recordPath}.comments.jsonl`, `${JSON.stringify({ repo: checked.fullName, number: Number(checked.number), id: commentId, html_url: url, body: text })}\n`);
+  if (mode.kind === 'posted-hang') await hang();
+  return done(`${url}\n`);
+}
+
+async function api(args) {
+  record(null);
+  let jq;
+  const positional = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--paginate') continue;
+    if (arg === '--jq' || arg === '-q') {
+      if (i + 1 >= args.length) return usageError(`flag needs an argument: ${arg}`, USAGE_API);
+      jq = args[++i];
+    } else if (arg === '-X' || arg === '--method') {
+      if (args[++i] !== 'GET') return fail(1, 'fake-gh: only GET is supported by gh api here');
+    } else if (arg.startsWith('-')) return usageError(`unknown flag: ${arg}`, USAGE_API);
+    else positional.push(arg);
+  }
+  if (positional.length !== 1) return usageError(`accepts 1 arg(s), received ${positional.length}`, USAGE_API);
+  if (mode.kind === 'unauthenticated') return fail(4, 'To get started with GitHub CLI, please run:  gh auth login');
+  if (mode.kind === 'hang') await hang();
+  const match = /^\/?repos\/([^/]+\/[^/]+)\/issues\/([1-9][0-9]*)\/comments(?:\?.*)?$/.exec(positional[0]);
+  if (!match) return fail(1, 'gh: Not Found (HTTP 404)');
+  const comments = postedComments()
+    .filter((c) => c.repo === match[1] && c.number === Number(match[2]))
+    .map((c) => ({ id: c.id, html_url: c.html_url, body: c.body, user: { login: 'iris-fake' } }));
+  if (jq === undefined) return done(`${JSON.stringify(comments)}\n`);
+  const contains = /^\.\[\] \| select\(\.body \| contains\(("(?:[^"\\]|\\.)*")\)\) \| \.html_url$/.exec(jq);
+  if (!contains) return fail(1, `fake-gh: unsupported --jq filter ${JSON.stringify(jq)}`);
+  const needle = JSON.parse(contains[1]);
+  return done(comments.filter((c) => c.body.includes(needle)).map((c) => `${c.html_url}\n`).join(''));
+}
+
+function postedComments() {
+  try {
+    return readFileSync(`${recordPath}.comments.jsonl`, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
 }
 
 function parseCommentArgs(args) {
@@ -188,7 +240,7 @@ function checkComment(selector, repo, body, bodyFile) {
 }
 
 function parseMode(value) {
-  if (['ok', 'unauthenticated', 'not-found', 'pr-not-found', 'hang'].includes(value)) return { kind: value };
+  if (['ok', 'unauthenticated', 'not-found', 'pr-not-found', 'hang', 'posted-hang'].includes(value)) return { kind: value };
   const times = /^fail-times:([0-9]+)$/.exec(value)?.[1];
   if (times !== undefined) return { kind: 'fail-times', times: Number(times) };
   process.stderr.write(`fake-gh: unknown FAKE_GH_MODE "${value}"\n`);
