@@ -1,5 +1,5 @@
 // How full a session's context is, and where compression may cut. Pure.
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 
 /** A rough count for text we have no usage numbers for: about four characters a token. */
 export function estimateTokens(messages: readonly Message[], system = ''): number {

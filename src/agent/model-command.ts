@@ -2,8 +2,8 @@
 import { resolveModelRef } from '../config/model-ref.js';
 import type { Config } from '../config/schema.js';
 import { providerSpec } from '../providers/catalog.js';
-import { isProviderId } from '../providers/ids.js';
-import { BUILTIN_SHORT_NAMES } from '../providers/short-names.js';
+import { isProviderId } from '../domain/provider-ids.js';
+import { BUILTIN_SHORT_NAMES } from '../domain/short-names.js';
 
 export type ModelCommand = { readonly name: string; readonly provider?: string; readonly global: boolean };
 

@@ -3,7 +3,7 @@ import { validateConfig } from '../config/validate.js';
 import { compressionCut, estimateTokens, overThreshold } from './context-budget.js';
 import { parseModelCommand, resolveModelTarget } from './model-command.js';
 import { cleanTitle, transcript } from './side-job-prompts.js';
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 
 describe('context budget', () => {
   const turns: Message[] = [

@@ -1,6 +1,6 @@
 // The prompts of the side-jobs the agent runs through their slots, and how their answers are
 // read. Pure, so the exact wording is tested.
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 
 export const TITLE_SYSTEM =
   'You name conversations. Answer with a title of at most 8 words for the conversation below: ' +

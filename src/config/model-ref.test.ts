@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_SHORT_NAMES } from '../providers/short-names.js';
+import { BUILTIN_SHORT_NAMES } from '../domain/short-names.js';
 import { resolveModelRef, splitProviderModel } from './model-ref.js';
 import { configSchema } from './schema.js';
 

@@ -1,8 +1,8 @@
 // Turning what a user types for a model (`/model fast`, `--model sonnet`, a fallback string) into
 // a provider and model. One function, so every caller agrees on the precedence:
 // model_aliases > model.aliases > built-in short names > "<provider>/<model>" > a bare model id.
-import { isProviderId } from '../providers/ids.js';
-import { BUILTIN_SHORT_NAMES } from '../providers/short-names.js';
+import { isProviderId } from '../domain/provider-ids.js';
+import { BUILTIN_SHORT_NAMES } from '../domain/short-names.js';
 import type { Config } from './schema.js';
 
 export type ModelRefSource = 'model_aliases' | 'model.aliases' | 'builtin' | 'provider/model' | 'model';

@@ -1,7 +1,7 @@
 // The config.yaml schema: every key, its type and its default, in one place. Built on zod/mini
 // because the full zod build costs ~35 ms of start-up, and every command reads the config.
 import * as z from 'zod/mini';
-import { AUX_TASKS, type AuxTaskSpec } from '../routing/slots.js';
+import { AUX_TASKS, type AuxTaskSpec } from '../domain/slots.js';
 import { describePattern } from './schema-walk.js';
 
 export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;

@@ -1,7 +1,7 @@
 // What `iris config set` refuses before writing (unless --force): a key the schema does not know
 // (`model.provder`), and a provider field naming no provider (`auxiliary.vision.provider nope`).
 // Both were written with exit 0 before, and then silently did nothing. Pure.
-import { PROVIDER_IDS } from '../providers/ids.js';
+import { PROVIDER_IDS } from '../domain/provider-ids.js';
 import { nearest } from './nearest.js';
 import { configSchema } from './schema.js';
 import { childSchema, knownKeysAt } from './schema-walk.js';

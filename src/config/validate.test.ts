@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUX_TASK_IDS, AUX_TASKS } from '../routing/slots.js';
+import { AUX_TASK_IDS, AUX_TASKS } from '../domain/slots.js';
 import { formatProblem, validateConfig } from './validate.js';
 
 describe('validateConfig defaults', () => {

@@ -8,7 +8,7 @@ import { PROVIDERS, type CatalogModel, type ProviderSpec } from '../providers/ca
 import { isAuthenticated } from '../providers/credentials.js';
 import type { ProviderRoute } from '../providers/route.js';
 import { mainRoute } from '../routing/resolve.js';
-import { AUX_TASKS } from '../routing/slots.js';
+import { AUX_TASKS } from '../domain/slots.js';
 
 export type ModelDetail = {
   readonly id: string;

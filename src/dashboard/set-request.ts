@@ -2,7 +2,7 @@
 // object of strings with a scope, 400 when the values do not name a valid change. The change
 // itself is made by routing/assignments.ts, the library `iris model` uses too.
 import { auxTargetFromWire, type AuxTarget } from '../domain/assignment.js';
-import { isAuxTaskId } from '../routing/slots.js';
+import { isAuxTaskId } from '../domain/slots.js';
 
 /** A change as the server acts on it; the wire's `task` string is read into `target` here. */
 export type SetRequest =

@@ -3,7 +3,7 @@
 // million tokens) where they are published. `cloud-hosted` and `custom` list no models: their
 // models are the user's own deployments and servers.
 import type { ApiMode } from './wire/types.js';
-import type { ProviderId } from './ids.js';
+import type { ProviderId } from '../domain/provider-ids.js';
 
 export type ModelPrice = {
   readonly input: number;

@@ -6,9 +6,9 @@ import { isMap, isScalar } from 'yaml';
 import type { Result } from '../config/result.js';
 import type { ConfigDocument } from '../config/yaml-document.js';
 import { setScalarIn } from '../config/yaml-document.js';
-import { isProviderId } from '../providers/ids.js';
+import { isProviderId } from '../domain/provider-ids.js';
 import type { AuxTarget } from '../domain/assignment.js';
-import { AUX_TASK_IDS, isAuxTaskId, type AuxTaskId } from './slots.js';
+import { AUX_TASK_IDS, isAuxTaskId, type AuxTaskId } from '../domain/slots.js';
 
 export type StaleAux = { readonly task: AuxTaskId; readonly provider: string; readonly model: string };
 

@@ -13,10 +13,10 @@ import { resolveModelRef, splitProviderModel } from '../config/model-ref.js';
 import type { Config, FallbackEntry } from '../config/schema.js';
 import { PROVIDERS, providerSpec } from '../providers/catalog.js';
 import { isAuthenticated, resolveCredential } from '../providers/credentials.js';
-import { AGGREGATOR } from '../providers/ids.js';
+import { AGGREGATOR } from '../domain/provider-ids.js';
 import type { ProviderRoute } from '../providers/route.js';
 import { splitExtraBody } from '../providers/extra-body.js';
-import { AUX_TASK_IDS, type AuxTaskId } from './slots.js';
+import { AUX_TASK_IDS, type AuxTaskId } from '../domain/slots.js';
 
 export type SlotId = 'main' | AuxTaskId;
 

@@ -13,7 +13,7 @@ import type { EndpointResult } from '../providers/endpoint.js';
 import type { ProviderRoute } from '../providers/route.js';
 import type { ApiMode } from '../providers/wire/types.js';
 import { resolveCandidates, SLOT_IDS, type Candidate, type CandidateReason, type Resolution, type SlotId } from './resolve.js';
-import { AUX_TASKS } from './slots.js';
+import { AUX_TASKS } from '../domain/slots.js';
 
 export type CandidateStatus = {
   readonly provider: string;

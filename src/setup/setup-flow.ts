@@ -11,7 +11,7 @@ import { API_MODES } from '../config/schema.js';
 import { contextLengthFor, PROVIDERS, providerSpec } from '../providers/catalog.js';
 import { isProbedProvider, PROBED_PROVIDERS, probeEndpoint, type ProbeOptions, type ProbeOutcome } from '../providers/cloud/probe.js';
 import type { IdentityTokenProvider } from '../providers/identity/types.js';
-import { isProviderId } from '../providers/ids.js';
+import { isProviderId } from '../domain/provider-ids.js';
 import type { ApiMode } from '../providers/wire/types.js';
 import type { Choice, Prompter } from './prompter.js';
 import type { SetupChoice } from './write-setup.js';

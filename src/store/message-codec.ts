@@ -2,7 +2,7 @@
 // back) and on the way out (persisted JSON is a boundary). Keys this version does not know are
 // kept, so a message written by a newer Iris survives a read and rewrite by this one.
 import * as z from 'zod/mini';
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 import { errorMessage } from '../domain/error-message.js';
 
 const contentPart = z.discriminatedUnion('type', [

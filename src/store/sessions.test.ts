@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 import { SESSION_ID_PATTERN } from './ids.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';

@@ -16,7 +16,7 @@
 // another process's lock blocks this process's event loop for up to the busy timeout.
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 import { startAcceptWriter, type AcceptWriter } from './accept-writer.js';
 import { startCheckpointWorker, type CheckpointWorker } from './checkpoint-worker.js';
 import { StoreError, toStoreError } from './errors.js';

@@ -1,7 +1,7 @@
 // The one Store interface: sessions, their messages, usage, and the webhook inbox. SQLite
 // ($IRIS_HOME/state.db) is the embedded default; a PostgreSQL implementation can sit behind the
 // same interface later, so every method is async.
-import type { Message } from '../providers/wire/types.js';
+import type { Message } from '../domain/messages.js';
 import type { WebhookInbox } from './webhook-types.js';
 
 export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'failed';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../providers/wire/types.js';
+import type { Message } from '../../domain/messages.js';
 import type { SessionSummary } from '../../store/types.js';
 import { localMinute } from './listing.js';
 import { transcriptJson, transcriptMarkdown, transcriptText } from './transcript-views.js';

@@ -1,7 +1,7 @@
 // A stored conversation shown to a person: `iris sessions show` (a terminal transcript, tool calls
 // and results in short form) and `iris sessions export --format md` (everything, as Markdown).
 // Pure: the record and messages in, text out.
-import type { ContentPart, Message, ToolCall } from '../../providers/wire/types.js';
+import type { ContentPart, Message, ToolCall } from '../../domain/messages.js';
 import type { SessionSummary } from '../../store/types.js';
 import { localMinute, oneLine, sessionJson, type SessionJson } from './listing.js';
 

@@ -3,7 +3,7 @@
 // turn shows first (a token, a tool line, a note) takes the spinner's place.
 import type { TurnEvents } from '../../agent/agent.js';
 import type { ToolResult } from '../../agent/tools/types.js';
-import type { ToolCall } from '../../providers/wire/types.js';
+import type { ToolCall } from '../../domain/messages.js';
 import { startSpinner, waitingText, type Spinner, type SpinnerStream } from '../spinner.js';
 
 export function withWaiting(events: TurnEvents, stream: SpinnerStream, label: () => string): { events: TurnEvents; stop(): void } {

@@ -10,7 +10,7 @@ import { createAgentRuntime, ToolsetError } from '../../agent/runtime.js';
 import { configuredMain } from '../../agent/session-routes.js';
 import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
 import { findSession } from '../../agent/sessions/find-session.js';
-import type { ToolCall } from '../../providers/wire/types.js';
+import type { ToolCall } from '../../domain/messages.js';
 import type { Store } from '../../store/types.js';
 import { setMainModel } from '../../routing/assignments.js';
 import { redactText } from '../../log/redact.js';

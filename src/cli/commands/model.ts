@@ -9,7 +9,7 @@ import type { ValidatedConfig } from '../../config/validate.js';
 import { assignmentText, auxTargetToWire, type Assignment, type AuxTarget } from '../../domain/assignment.js';
 import { setAuxModel, setMainModel, type EndpointSettings, type MainChange, type StaleAux } from '../../routing/assignments.js';
 import { mainRoute, resolveCandidates, type SlotId } from '../../routing/resolve.js';
-import { AUX_TASK_IDS, type AuxTaskId } from '../../routing/slots.js';
+import { AUX_TASK_IDS, type AuxTaskId } from '../../domain/slots.js';
 import { groupWarnings } from '../../routing/status-report.js';
 import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';

@@ -1,7 +1,7 @@
 // Each provider in use: is there a credential (named by its variable, never shown), can its
 // endpoint be planned, and — unless --offline — does GET {base}/models answer. Pure: the probe's
 // result comes in as a value; a 401/403 gets the hint that explains it.
-import { PROVIDER_IDS } from '../../providers/ids.js';
+import { PROVIDER_IDS } from '../../domain/provider-ids.js';
 import { IDENTITY_401_HINT } from '../../providers/cloud/hints.js';
 import type { ModelListResult } from '../../providers/list-models.js';
 import { keySourceText, type ProviderUse } from '../providers-in-use.js';

@@ -4,7 +4,7 @@
 // (providers.ts); an unknown provider there names the slot to fix. Pure.
 import type { Config } from '../../config/schema.js';
 import { resolveCandidates, type Resolution } from '../../routing/resolve.js';
-import { AUX_TASK_IDS, type AuxTaskId } from '../../routing/slots.js';
+import { AUX_TASK_IDS, type AuxTaskId } from '../../domain/slots.js';
 import type { Env } from '../../config/home.js';
 import type { OAuthView } from '../../auth/view.js';
 import { fail, ok, type CheckResult } from '../types.js';

@@ -4,7 +4,8 @@
 import { parseErrorBody, streamError } from './errors.js';
 import { blockIndex, checked, messagesDeltaUsage, messagesStartUsage } from './chunk-schemas.js';
 import { frameDecoder, textField, toolCall, type StreamDecoder } from './stream-driver.js';
-import type { ContentPart, FinishReason, Message, ModelRequest } from './types.js';
+import type { FinishReason, ModelRequest } from './types.js';
+import type { ContentPart, Message } from '../../domain/messages.js';
 import { withExtraBody } from '../extra-body.js';
 
 export { ANTHROPIC_VERSION } from '../cloud/hosted-rules.js';

@@ -4,7 +4,8 @@
 import { parseErrorBody, streamError } from './errors.js';
 import { chatChunk, checked } from './chunk-schemas.js';
 import { frameDecoder, toolCall, type StreamDecoder } from './stream-driver.js';
-import type { ContentPart, FinishReason, Message, ModelRequest, StreamEvent, Usage } from './types.js';
+import type { FinishReason, ModelRequest, StreamEvent, Usage } from './types.js';
+import type { ContentPart, Message } from '../../domain/messages.js';
 import { withExtraBody } from '../extra-body.js';
 
 export type ChatBodyOptions = {

@@ -5,7 +5,8 @@ import { buildMessagesRequest, createMessagesDecoder } from './anthropic-message
 import { buildChatRequest, createChatDecoder } from './chat-completions.js';
 import { buildResponsesRequest, createResponsesDecoder } from './responses.js';
 import { driveStream, type StreamDecoder, type WireTarget } from './stream-driver.js';
-import type { ApiMode, FinishReason, ModelError, ModelRequest, StreamEvent, ToolCall, Usage } from './types.js';
+import type { ApiMode, FinishReason, ModelError, ModelRequest, StreamEvent, Usage } from './types.js';
+import type { ToolCall } from '../../domain/messages.js';
 
 export type WireCall = WireTarget & {
   readonly apiMode: ApiMode;

@@ -4,7 +4,8 @@
 import { parseErrorBody, streamError } from './errors.js';
 import { checked, responsesUsage } from './chunk-schemas.js';
 import { frameDecoder, textField, toolCall, type StreamDecoder } from './stream-driver.js';
-import type { ContentPart, Message, ModelRequest, StreamEvent, ToolCall, Usage } from './types.js';
+import type { ModelRequest, StreamEvent, Usage } from './types.js';
+import type { ContentPart, Message, ToolCall } from '../../domain/messages.js';
 import { withExtraBody } from '../extra-body.js';
 
 function inputPart(part: ContentPart): Record<string, unknown> {

@@ -5,7 +5,8 @@ import type { Dispatcher } from 'undici';
 import { modelErrorFromFailure } from './errors.js';
 import { ChunkShapeError } from './chunk-schemas.js';
 import { postSse } from './sse-request.js';
-import type { ModelError, StreamEvent, Timeouts, ToolCall } from './types.js';
+import type { ModelError, StreamEvent, Timeouts } from './types.js';
+import type { ToolCall } from '../../domain/messages.js';
 
 export type WireTarget = {
   readonly url: string;

@@ -2,37 +2,9 @@
 // stream of events out. Failures arrive as a final `error` event (a value), never as a throw, so
 // the routing layer can classify them without try/catch around every call.
 
+import type { Message, ToolCall } from '../../domain/messages.js';
+
 export type ApiMode = 'chat_completions' | 'codex_responses' | 'anthropic_messages';
-
-export type ContentPart =
-  | { readonly type: 'text'; readonly text: string }
-  /** Base64 image bytes. */
-  | { readonly type: 'image'; readonly mediaType: string; readonly data: string }
-  | { readonly type: 'image_url'; readonly url: string };
-
-export type ToolCall = {
-  readonly id: string;
-  readonly name: string;
-  /** Parsed JSON arguments; an empty input is `{}`. */
-  readonly arguments: Readonly<Record<string, unknown>>;
-  /** The raw text when the model sent arguments that are not a JSON object (`arguments` is `{}`). */
-  readonly invalidArguments?: string;
-};
-
-export type Message =
-  | { readonly role: 'user'; readonly content: string | readonly ContentPart[] }
-  | {
-      readonly role: 'assistant';
-      readonly content: string;
-      readonly toolCalls?: readonly ToolCall[];
-    }
-  | {
-      readonly role: 'tool';
-      readonly toolCallId: string;
-      readonly name: string;
-      readonly content: string;
-      readonly isError?: boolean;
-    };
 
 export type ToolDefinition = {
   readonly name: string;

@@ -1,6 +1,6 @@
 // Built-in short model names (`/model sonnet`). User aliases shadow these. Each points at the
 // native provider's current model of that family.
-import type { ProviderId } from './ids.js';
+import type { ProviderId } from './provider-ids.js';
 
 export const BUILTIN_SHORT_NAMES: Readonly<Record<string, { provider: ProviderId; model: string }>> =
   Object.freeze({
