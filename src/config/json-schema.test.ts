@@ -58,7 +58,7 @@ describe('buildConfigJsonSchema', () => {
     expect(paths).toContainEqual(['auxiliary', 'curator', 'timeout']);
     expect(paths.length).toBeGreaterThan(90);
     for (const path of paths) {
-      expect({ path, default: propertyAt(path)?.default }).toEqual({ path, default: structuredClone(valueAt(defaults, path)) });
+      expect({ path, default: propertyAt(path)?.default }).toEqual({ path, default: valueAt(defaults, path) });
     }
   });
 
