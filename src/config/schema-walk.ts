@@ -1,9 +1,11 @@
 // Reading the config schema as data: which schema governs a dotted path, what a user may write
-// there, and which keys of a document the schema does not know. zod/mini keeps its structure in
-// `_zod.def`; this is the one file that looks inside it.
+// there, and which keys of a document the schema does not know. It reads a schema's structure
+// through zod/mini's public `.def`; the one internal read left is a check's parameters (see
+// `checkParams`), and this is the one file that makes it.
 import type * as z from 'zod/mini';
 
 type AnySchema = z.ZodMiniType;
+/** The parts of zod's per-kind definitions (`$ZodObjectDef`, `$ZodArrayDef`, …) that the walk reads. */
 type Def = {
   type: string;
   innerType?: AnySchema;
@@ -14,9 +16,10 @@ type Def = {
   options?: AnySchema[];
   entries?: Record<string, string>;
   values?: unknown[];
-  checks?: Array<{ _zod: { def: Record<string, unknown> } }>;
+  checks?: readonly Check[];
   format?: string;
 };
+type Check = { _zod: { def: Record<string, unknown> } };
 
 /** Words for regex-checked strings, registered where the pattern is defined. */
 const PATTERN_WORDS = new WeakMap<RegExp, string>();
@@ -29,7 +32,16 @@ export function describePattern(pattern: RegExp, words: string): RegExp {
 const WRAPPERS = new Set(['default', 'prefault', 'optional', 'nullable', 'catch', 'readonly']);
 
 function defOf(schema: AnySchema): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+  return schema.def as Def;
+}
+
+/**
+ * A check's parameters (a bound, a regex). zod/mini gives checks no public accessor; the only
+ * public route to them is `toJSONSchema`, and that generator (~20 KB) would then load on every
+ * command that reads the config, only to word an error message. So this one read stays internal.
+ */
+function checkParams(check: Check): Record<string, unknown> {
+  return check._zod.def;
 }
 
 /** Strips defaults, optionals and the like down to the schema that checks the value. */
@@ -106,7 +118,7 @@ function quote(value: unknown): string {
 function numberBounds(def: Def): string {
   const parts: string[] = [];
   for (const check of def.checks ?? []) {
-    const c = check._zod.def;
+    const c = checkParams(check);
     if (c.check === 'greater_than') parts.push(`${c.inclusive ? '≥' : '>'} ${String(c.value)}`);
     if (c.check === 'less_than') parts.push(`${c.inclusive ? '≤' : '<'} ${String(c.value)}`);
   }
@@ -126,7 +138,7 @@ export function describeSchema(schema: AnySchema): string {
     case 'literal':
       return (def.values ?? []).map(quote).join(', ');
     case 'string': {
-      const checks = (def.checks ?? []).map((c) => c._zod.def);
+      const checks = (def.checks ?? []).map(checkParams);
       const pattern = checks.find((c) => c.format === 'regex')?.pattern;
       if (pattern instanceof RegExp) return PATTERN_WORDS.get(pattern) ?? `a string matching ${String(pattern)}`;
       return checks.some((c) => c.check === 'min_length') ? 'a non-empty string' : 'a string';

@@ -90,8 +90,10 @@ describe('lazy loading', () => {
     return { modules, sources };
   }
 
+  // zod's JSON Schema generator is `config schema`'s alone (and the agent's tool definitions).
+  const JSON_SCHEMA_SOURCES = [/^src\/config\/json-schema\.ts$/, /node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/];
   const HEAVY_MODULES = [/^node:(http|https|http2|net|tls|worker_threads)$/, /pino/];
-  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser)\//];
+  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser)\//, ...JSON_SCHEMA_SOURCES];
 
   it.each([[['config', 'show']], [['config', 'get', 'model']], [['config', 'set', 'a.b', '1', '--force']]])(
     '%j loads no server, dashboard, logger or model client',
@@ -102,6 +104,12 @@ describe('lazy loading', () => {
       expect(sources.filter((path) => HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
     },
   );
+
+  // The patterns above can match: the one command that needs the generator does load it.
+  it('"config schema" loads the JSON Schema generator', async () => {
+    const { sources } = await loadedSources(['config', 'schema']);
+    expect(JSON_SCHEMA_SOURCES.map((re) => sources.some((path) => re.test(path)))).toEqual([true, true]);
+  });
 
   // status resolves routes, so it loads the pure provider modules (catalog, credentials, URL
   // rules), but never a model client, the identity chain, the logger or an HTTP stack.

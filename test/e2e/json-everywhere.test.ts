@@ -30,6 +30,7 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['config show', []],
   ['config get', ['model.provider']],
   ['config set', ['agent.max_iterations', '12']],
+  ['config schema', []],
   ['model set', ['openai', 'main-m']],
   ['model aux set', ['vision', 'openai', 'gpt-4.1']],
   ['model aux reset', []],

@@ -1,4 +1,4 @@
-// `iris config show|get|set`.
+// `iris config show|get|set|schema`.
 import { stringify } from 'yaml';
 import { setEnvValue } from '../../config/env-file.js';
 import { isEnvVarKey, looksLikeCollection, parseDottedKey, scalarForPath } from '../../config/scalar.js';
@@ -132,4 +132,12 @@ export async function configSet(key: string, raw: string, options: SetOptions): 
   const shown = maskAt(path, value);
   if (options.json) printJson({ key, target: 'config', file: paths.configPath, value: shown });
   else printData(`${key} = ${typeof shown === 'string' ? JSON.stringify(shown) : String(shown)}  (${paths.configPath})`);
+}
+
+/** Needs no home and no config file: it describes config.yaml, it does not read one. */
+export async function configSchemaPrint(): Promise<void> {
+  // Loaded here, not at the top: zod's JSON Schema generator is this command's alone, and
+  // `config show|get|set` are start-up benchmark targets.
+  const { buildConfigJsonSchema } = await import('../../config/json-schema.js');
+  printJson(buildConfigJsonSchema());
 }

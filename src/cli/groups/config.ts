@@ -1,4 +1,4 @@
-// `iris config show|get|set`: the declarations only; a command's code loads when it runs.
+// `iris config show|get|set|schema`: the declarations only; a command's code loads when it runs.
 import { Option, type Command } from 'commander';
 
 export function registerConfig(program: Command): void {
@@ -35,6 +35,15 @@ export function registerConfig(program: Command): void {
     .action(async (key: string, value: string, options: { json?: boolean; string?: boolean; force?: boolean }) => {
       const { configSet } = await import('../commands/config.js');
       await configSet(key, value, options);
+    });
+  config
+    .command('schema')
+    .description('print the JSON Schema of config.yaml, for editor completion and checks')
+    // Always JSON; the flag is accepted so that `--json` works on every data command.
+    .option('--json', 'print as JSON (the schema is JSON either way)')
+    .action(async () => {
+      const { configSchemaPrint } = await import('../commands/config.js');
+      await configSchemaPrint();
     });
 
 }
