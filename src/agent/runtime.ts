@@ -6,6 +6,7 @@ import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
+import { rotationOf } from '../log/rotation.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
@@ -48,7 +49,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
   const store = options.store ?? (await openSqliteStore(paths.statePath));
-  const routing = options.routing ?? createRoutingDeps(paths, env);
+  const routing = options.routing ?? createRoutingDeps(paths, env, { rotation: rotationOf(config.logging) });
   // Approval scoring is a side-job of the process, not of one session: the config's routes.
   const approvalRoutes = snapshotRoutes(config, env, options.oauth);
 

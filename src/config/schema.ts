@@ -153,6 +153,14 @@ export const configSchema = z.looseObject({
     }),
     {},
   ),
+  /** agent.log and gateway.log are rotated by size: `<name>.log.1` … `<name>.log.<keep>`. */
+  logging: z.prefault(
+    z.looseObject({
+      max_size_mb: z._default(z.number().check(z.positive(), z.lte(10_240)), 10),
+      keep: z._default(z.int().check(z.positive(), z.lte(100)), 5),
+    }),
+    {},
+  ),
   /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
   network: z.prefault(
     z.looseObject({

@@ -7,12 +7,14 @@ import { loadConfig } from '../config/store.js';
 import type { Config } from '../config/schema.js';
 import { formatProblem } from '../config/validate.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { rotationOf } from '../log/rotation.js';
 import { mainRoute } from '../routing/resolve.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { createWebhookHandler, DEDUP_WINDOW_MS, type ListenerLog } from '../webhook/listener.js';
 import { createSlidingWindowLimiter } from '../webhook/rate-limit.js';
+import { createRefusalSampler, REFUSAL_SAMPLING } from '../webhook/refusal-log.js';
 import { routeProblems } from '../webhook/route-checks.js';
 import { resolveRoutes, type ResolvedRoute } from '../webhook/routes.js';
 import { createSubscriptionReader, subscriptionsPath, watchForChanges } from '../webhook/subscriptions.js';
@@ -141,7 +143,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
   // Buffered writes: a line per accepted event must not cost a write syscall on the request path.
   // The inbox, not the log, is the record of what was accepted; lines are flushed at stop.
-  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info', sync: false });
+  const rotation = rotationOf(config.logging);
+  const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info', sync: false, rotation });
   opened.log = log;
   const llog = listenerLog(log);
   for (const problem of early) {
@@ -182,8 +185,13 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     return table.routes;
   };
 
+  const refusals = createRefusalSampler({ ...REFUSAL_SAMPLING, nowMs });
   const accepted = new Map<string, number>();
   const logAccepted = () => {
+    const dropped = refusals.drainDropped();
+    if (dropped.total > 0) {
+      llog.warn({ dropped: dropped.total, by_route: dropped.byRoute, top_remotes: dropped.topRemotes }, `webhook refusals not logged: ${dropped.total} (at most ${REFUSAL_SAMPLING.perKey} a minute per route and address are)`);
+    }
     if (accepted.size === 0) return;
     const byRoute = Object.fromEntries(accepted);
     const total = [...accepted.values()].reduce((sum, n) => sum + n, 0);
@@ -193,7 +201,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const summaries = setInterval(logAccepted, ACCEPT_SUMMARY_EVERY_MS);
   summaries.unref();
 
-  const routing = createRoutingDeps(paths, env);
+  const routing = createRoutingDeps(paths, env, { rotation });
   const pool = createWorkerPool({
     concurrency: extra.concurrency,
     inbox: store.webhooks,
@@ -211,6 +219,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     bodyTimeoutMs: extra.body_timeout * 1000,
     nowMs,
     log: llog,
+    refusals,
     onAccepted: (_id, route) => {
       pool.wake();
       accepted.set(route, (accepted.get(route) ?? 0) + 1);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { HomePaths } from '../config/home.js';
 import { redactText, redactValue } from './redact.js';
+import { DEFAULT_ROTATION, rotateIfLarge, type Rotation } from './rotation.js';
 
 export type LogName = 'agent' | 'gateway';
 export type { Logger };
@@ -14,7 +15,12 @@ export type LoggerOptions = {
   readonly level?: string;
   /** Synchronous writes, for short-lived CLI processes that must not drop lines on exit. */
   readonly sync?: boolean;
+  /** When the file is rotated (config `logging.max_size_mb`, `logging.keep`). */
+  readonly rotation?: Rotation;
 };
+
+/** How often a logger compares its file with the size limit. */
+const ROTATION_CHECK_MS = 1_000;
 
 export function logFilePath(paths: HomePaths, name: LogName): string {
   return join(paths.logsDir, `${name}.log`);
@@ -23,11 +29,23 @@ export function logFilePath(paths: HomePaths, name: LogName): string {
 export function createLogger(paths: HomePaths, name: LogName, options: LoggerOptions = {}): Logger {
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
   const file = logFilePath(paths, name);
+  const rotation = options.rotation ?? DEFAULT_ROTATION;
+  rotateIfLarge(file, rotation);
   closeSync(openSync(file, 'a', 0o600)); // create with 0600 before pino opens it
   // Logs can hold prompts and payloads: an older or copied log folder is narrowed too.
   chmodSync(paths.logsDir, 0o700);
   chmodSync(file, 0o600);
-  const destination = pino.destination({ dest: file, sync: options.sync ?? true, append: true });
+  const destination = pino.destination({ dest: file, sync: options.sync ?? true, append: true, mode: 0o600 });
+  // Checked on a timer, not per line: a stat a second costs nothing, and a file can overshoot the
+  // limit by at most a second of lines. Unref'd, so a short-lived command exits as before.
+  const check = setInterval(() => {
+    try {
+      if (rotateIfLarge(file, rotation)) destination.reopen();
+    } catch {
+      // A failed rotation (a full disk, a permissions change) keeps writing to the same file.
+    }
+  }, ROTATION_CHECK_MS);
+  check.unref();
   return pino(
     {
       level: options.level ?? 'info',

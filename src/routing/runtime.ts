@@ -5,11 +5,12 @@ import { authStorePath } from '../auth/store.js';
 import { createOAuthTokenSource } from '../auth/token-source.js';
 import type { Env, HomePaths } from '../config/home.js';
 import { createLogger } from '../log/logger.js';
+import type { Rotation } from '../log/rotation.js';
 import { createApiModeMemory, createIdentityRegistry } from '../providers/provider-client.js';
 import type { RoutingDeps } from './call-model.js';
 
-export function createRoutingDeps(paths: HomePaths, env: Env, options: { sync?: boolean } = {}): RoutingDeps {
-  const log = createLogger(paths, 'agent', { sync: options.sync ?? true });
+export function createRoutingDeps(paths: HomePaths, env: Env, options: { sync?: boolean; rotation?: Rotation } = {}): RoutingDeps {
+  const log = createLogger(paths, 'agent', { sync: options.sync ?? true, ...(options.rotation ? { rotation: options.rotation } : {}) });
   return {
     apiModeMemory: createApiModeMemory(),
     identityFor: createIdentityRegistry(env),

@@ -12,6 +12,7 @@ import { declaredTooLarge, readBody, TOO_LARGE } from '../http/read-body.js';
 import { sendJson } from '../http/send-json.js';
 import { routeSnapshot, type ResolvedRoute } from './routes.js';
 import { verifyRequest } from './verify.js';
+import type { RefusalSampler } from './refusal-log.js';
 import { errorMessage } from '../domain/error-message.js';
 
 export const DEDUP_WINDOW_MS = 3_600_000;
@@ -36,6 +37,8 @@ export type ListenerDeps = {
   readonly log: ListenerLog;
   /** Told about each accepted event (the worker pool wakes up, the count a minute goes up). */
   readonly onAccepted: (id: number, route: string) => void;
+  /** Decides which refusals get a line (see refusal-log.ts); without one, every refusal does. */
+  readonly refusals?: RefusalSampler;
 };
 
 const send = sendJson;
@@ -65,6 +68,11 @@ export function createWebhookHandler(deps: ListenerDeps) {
     return text;
   };
 
+  /** A refusal's line, if the sampler lets it through: strangers must not be able to fill the log. */
+  const logRefusal = (req: IncomingMessage, route: string, level: 'info' | 'warn', fields: object, message: string): void => {
+    if (!deps.refusals || deps.refusals.take(route, req.socket.remoteAddress)) deps.log[level](fields, message);
+  };
+
   async function receive(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     // 1–2: the route, before a byte of the body is read.
     const route = deps.routes().get(name);
@@ -74,14 +82,14 @@ export function createWebhookHandler(deps: ListenerDeps) {
     if (declaredTooLarge(req, deps.maxBodyBytes)) return refuseUnread(res, 413, { error: TOO_LARGE });
     const body = await readBody(req, deps.maxBodyBytes, deps.bodyTimeoutMs);
     if (!body.ok) {
-      if (!body.clientGone) deps.log.warn({ route: name, status: body.status }, `webhook body refused: ${body.error}`);
+      if (!body.clientGone) logRefusal(req, name, 'warn', { route: name, status: body.status, remote: req.socket.remoteAddress }, `webhook body refused: ${body.error}`);
       return refuseUnread(res, body.status, { error: body.error });
     }
     // 4–5: who sent it.
     if (route.secret === '') return send(res, 403, { error: 'Route has no secret' });
     const verified = verifyRequest(req.headers, body.body, route.secret);
     if (!verified.ok) {
-      deps.log.warn({ route: name, reason: verified.reason, remote: req.socket.remoteAddress }, 'webhook signature refused');
+      logRefusal(req, name, 'warn', { route: name, reason: verified.reason, remote: req.socket.remoteAddress }, 'webhook signature refused');
       return send(res, 401, { error: 'Invalid signature' });
     }
     // 6–8: what it is.
@@ -104,7 +112,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
     const delivery = deliveryIdOf(req.headers, now);
     const dedupSince = now - DEDUP_WINDOW_MS;
     const duplicateAnswer = () => {
-      deps.log.info({ route: name, event, delivery_id: delivery.id }, 'webhook duplicate delivery');
+      logRefusal(req, name, 'info', { route: name, event, delivery_id: delivery.id }, 'webhook duplicate delivery');
       send(res, 200, { status: 'duplicate', delivery_id: delivery.id });
     };
     const storeDown = (err: unknown) => {
@@ -118,7 +126,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
       } catch (err) {
         return storeDown(err);
       }
-      deps.log.warn({ route: name, event, delivery_id: delivery.id }, 'webhook rate limit exceeded');
+      logRefusal(req, name, 'warn', { route: name, event, delivery_id: delivery.id }, 'webhook rate limit exceeded');
       return send(res, 429, { error: 'Rate limit exceeded' }, { 'retry-after': String(quota.retryAfterSeconds) });
     }
     // 12: durably, then the answer.
