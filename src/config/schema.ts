@@ -111,6 +111,8 @@ const webhookPlatform = z.prefault(
         keep_days: z._default(z.int().check(z.gte(0)), 30),
         /** Agent runs at once; more accepted events wait in the inbox. */
         concurrency: z._default(z.int().check(z.positive(), z.lte(64)), 4),
+        /** Runs cut off by a crash before the event is failed as poison (it may be what crashes us). */
+        max_run_attempts: z._default(z.int().check(z.positive(), z.lte(1000)), 3),
         routes: z._default(
           z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRouteSchema),
           emptyMap,

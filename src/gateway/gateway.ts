@@ -23,7 +23,7 @@ import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
 import { claimPidFile, releasePidFile } from './pid-file.js';
 import { runWebhookEvent } from './run-event.js';
-import { createWorkerPool, MAX_RUN_ATTEMPTS } from './worker-pool.js';
+import { createWorkerPool } from './worker-pool.js';
 import { errorMessage } from '../domain/error-message.js';
 
 export type GatewayOptions = {
@@ -205,7 +205,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const pool = createWorkerPool({
     concurrency: extra.concurrency,
     inbox: store.webhooks,
-    maxRunAttempts: MAX_RUN_ATTEMPTS,
+    maxRunAttempts: extra.max_run_attempts,
     log: llog,
     run: (record, signal) => runWebhookEvent({ paths, env, store, routing, log: llog }, record, signal),
     deliver: (record, signal) => deliverEvent({ env, inbox: store.webhooks, log: llog }, record, signal),
