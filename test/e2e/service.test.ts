@@ -144,7 +144,7 @@ describe('iris gateway install-service', () => {
     const result = await iris(['gateway', 'install-service']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `iris: error: cannot write the unit in ${systemDir} (permission denied): a system service needs root; run \`sudo env IRIS_HOME=<home> iris gateway install-service\`, or install a user service with --user\n`,
+      `iris: error: cannot write the unit in ${systemDir} (permission denied): a system service needs root; run \`sudo env IRIS_HOME=${JSON.stringify(home)} iris gateway install-service\` (sudo drops IRIS_HOME otherwise), or install a user service with --user\n`,
     );
   });
 });

@@ -50,10 +50,10 @@ async function unitInput(paths: HomePaths, scope: UnitScope): Promise<GatewayUni
   };
 }
 
-function unwritableHint(scope: UnitScope, dir: string, errno: string | undefined): string {
+function unwritableHint(scope: UnitScope, dir: string, home: string, errno: string | undefined): string {
   const why = errno === 'EACCES' || errno === 'EPERM' ? 'permission denied' : errno === 'EROFS' ? 'read-only file system' : (errno ?? 'error');
   if (scope === 'user') return `cannot write the unit in ${dir} (${why})`;
-  return `cannot write the unit in ${dir} (${why}): a system service needs root; run \`sudo env IRIS_HOME=<home> iris gateway install-service\`, or install a user service with --user`;
+  return `cannot write the unit in ${dir} (${why}): a system service needs root; run \`sudo env IRIS_HOME=${JSON.stringify(home)} iris gateway install-service\` (sudo drops IRIS_HOME otherwise), or install a user service with --user`;
 }
 
 /** Creates the environment file once (0600, comments only); an existing one is kept as it is, narrowed to 0600. */
@@ -118,7 +118,7 @@ export async function gatewayInstallService(options: InstallServiceOptions = {})
       await mkdir(dir, { recursive: true });
       await writeFileAtomic(unitPath, unit, UNIT_FILE_MODE);
     } catch (err) {
-      printError(unwritableHint(scope, dir, (err as NodeJS.ErrnoException).code));
+      printError(unwritableHint(scope, dir, input.home, (err as NodeJS.ErrnoException).code));
       return EXIT.failure;
     }
   }
