@@ -22,6 +22,7 @@ import { registerSetup } from './groups/setup.js';
 import { registerAuth } from './groups/auth.js';
 import { registerDoctor } from './groups/doctor.js';
 import { registerModel } from './groups/model.js';
+import { registerStore } from './groups/store.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -33,6 +34,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerSessions,
   registerGateway,
   registerWebhook,
+  registerStore,
   registerDashboard,
   registerSetup,
   registerAuth,

@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -37,11 +37,13 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['status', []],
   ['chat', ['-q', 'hello']],
   ['usage', []],
+  ['store backup', ['$BACKUP']],
   ['sessions list', []],
   ['sessions show', ['$SESSION']],
   ['sessions rename', ['$SESSION', 'Renamed']],
   ['webhook subscribe', ['pr', '--events', 'pull_request', '--secret', 'a-long-enough-test-secret']],
   ['webhook list', []],
+  ['gateway install-service', ['--user']],
   ['gateway start', []],
   ['gateway status', []],
   ['webhook test', ['pr', '--payload', '{"number":1}']],
@@ -142,7 +144,8 @@ describe('--json wherever data is printed', () => {
 
   it('prints one valid JSON document for each data command', { timeout: 120_000 }, async () => {
     const port = await freePort();
-    const env = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` };
+    // Unit folders of its own: install-service writes there, and gateway status looks there.
+    const env = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1`, XDG_CONFIG_HOME: join(dir, 'xdg'), IRIS_SYSTEMD_DIR: join(dir, 'systemd') };
     let session = '';
     for (const [path, args] of DATA) {
       if (path === 'webhook subscribe') {
@@ -150,7 +153,7 @@ describe('--json wherever data is printed', () => {
         const config = await readFile(join(home, 'config.yaml'), 'utf8');
         await writeFile(join(home, 'config.yaml'), `${config}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: ${port}\n`);
       }
-      const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg)), '--json'];
+      const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg === '$BACKUP' ? join(dir, 'backup.db') : arg)), '--json'];
       const result = await runIris(argv, { home, env });
       let parsed: unknown;
       expect(() => (parsed = parseJson(result.stdout)), `iris ${argv.join(' ')} printed:\n${result.stdout}\n${result.stderr}`).not.toThrow();

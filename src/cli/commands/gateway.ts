@@ -5,11 +5,13 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
-import { networkInterfaces } from 'node:os';
+import { homedir, networkInterfaces } from 'node:os';
 import { findGateway, gatewayAddressPath, listenerBaseUrl, locateGateway, readGatewayAddress, type LocatedGateway } from '../../gateway/address-file.js';
 import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
 import { startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
 import { boundAddress, reachableUrls } from '../../gateway/listener-url.js';
+import { readServiceReport } from '../../gateway/systemd/service-status.js';
+import { serviceJson, serviceLine } from '../../gateway/systemd/service-view.js';
 import { printData, printError, printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -167,9 +169,14 @@ export async function gatewayStatusCommand(options: { json?: boolean } = {}): Pr
   const url = listenerBaseUrl(located, config.platforms.webhook.extra);
   const running = status.state === 'running';
   const health = running ? await healthy(url) : false;
-  if (options.json) printJson({ ...status, url, healthy: health });
-  else if (running) printData(`gateway: running (pid ${status.pid}), ${health ? `answering at ${url}` : `not answering at ${url}/health`}`);
-  else if (status.state === 'stale_pid_file') printData(`gateway: not running (stale pid file for pid ${status.pid})`);
-  else printData('gateway: not running');
+  // Only when a unit file is installed: without one, the output is what it always was.
+  const service = await readServiceReport(process.env, homedir());
+  if (options.json) printJson({ ...status, url, healthy: health, ...(service ? { service: serviceJson(service) } : {}) });
+  else {
+    if (running) printData(`gateway: running (pid ${status.pid}), ${health ? `answering at ${url}` : `not answering at ${url}/health`}`);
+    else if (status.state === 'stale_pid_file') printData(`gateway: not running (stale pid file for pid ${status.pid})`);
+    else printData('gateway: not running');
+    if (service) printData(serviceLine(service));
+  }
   return running ? EXIT.ok : EXIT.failure;
 }

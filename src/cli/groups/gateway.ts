@@ -1,4 +1,4 @@
-// `iris gateway [run]|start|stop|restart|status`: the declarations only; a command's code loads when it runs.
+// `iris gateway [run]|start|stop|restart|status|install-service`: the declarations only; a command's code loads when it runs.
 import type { Command } from 'commander';
 import type { SetExitCode } from '../command-group.js';
 
@@ -49,6 +49,17 @@ export function registerGateway(program: Command, setExit: SetExitCode): void {
     .action(async (options: { json?: boolean }) => {
       const { gatewayStatusCommand } = await import('../commands/gateway.js');
       setExit(await gatewayStatusCommand(options));
+    });
+  gateway
+    .command('install-service')
+    .description('write a systemd unit that runs the gateway as a service (system-wide, needs root; or --user), and print the commands that start it')
+    .option('--user', 'a user service in $XDG_CONFIG_HOME/systemd/user instead of /etc/systemd/system')
+    .option('--print', 'print the unit on stdout and write nothing')
+    .option('--force', 'replace an existing unit that differs')
+    .option('--json', 'print the result as JSON')
+    .action(async (options: { user?: boolean; print?: boolean; force?: boolean; json?: boolean }) => {
+      const { gatewayInstallService } = await import('../commands/gateway-service.js');
+      setExit(await gatewayInstallService(options));
     });
 
 }
