@@ -118,7 +118,7 @@ describe('iris store backup', () => {
     await seedSessions(5);
     await writeFile(
       join(home, 'config.yaml'),
-      'model:\n  provider: openai\n  default: main-m\nplatforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n      rate_limit: 100000\n      routes:\n        pr:\n          secret: s3cret\n',
+      'model:\n  provider: openai\n  default: main-m\nplatforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n      rate_limit: 100000\n      routes:\n        pr:\n          secret: backup-test-secret-0123456789\n',
       { mode: 0o600 },
     );
     const gateway = await startGatewayProcess(home, { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` });
@@ -130,7 +130,7 @@ describe('iris store backup', () => {
     const refused: number[] = [];
     const load = (async () => {
       while (posting) {
-        const answers = await Promise.all(Array.from({ length: 4 }, () => postEvent(gateway.url, 'pr', { action: 'opened', number: 1 }, { secret: 's3cret' })));
+        const answers = await Promise.all(Array.from({ length: 4 }, () => postEvent(gateway.url, 'pr', { action: 'opened', number: 1 }, { secret: 'backup-test-secret-0123456789' })));
         for (const answer of answers) {
           if (answer.status === 202) accepted += 1;
           else refused.push(answer.status);
