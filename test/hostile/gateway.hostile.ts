@@ -17,7 +17,7 @@ const CLASSES = [...PAYLOAD_CLASSES, ...PROTOCOL_CLASSES];
 const MIN_REQUESTS = 5_000;
 const CONCURRENCY = 32;
 /** The share of the run that warms the gateway up; its RSS peak is the baseline. */
-const WARM_UP_SHARE = 0.2;
+const WARM_UP_SHARE = 0.3;
 /** After the warm-up the gateway's RSS may peak this much above the warm-up's peak. */
 const RSS_HEADROOM_KB = 64 * 1024;
 const ROUTE = 'hostile';
