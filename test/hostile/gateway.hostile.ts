@@ -89,7 +89,8 @@ it(`answers ${MIN_REQUESTS}+ hostile requests with no 5xx, no crash, bounded mem
   const maxKb = sampler.peak();
   sampler.stop();
 
-  const health = await send(gateway.url, { method: 'GET', path: '/health' });
+  // A gateway that died answers nothing: the summary is printed all the same, then the run fails.
+  const health = await send(gateway.url, { method: 'GET', path: '/health' }).catch(() => undefined);
   const accepted = results.flatMap((result) => result.outcome.acceptedIds);
   const inbox = await inboxDeliveryIds();
   const missing = accepted.filter((id) => !inbox.has(id));
@@ -106,7 +107,7 @@ it(`answers ${MIN_REQUESTS}+ hostile requests with no 5xx, no crash, bounded mem
   expect(summary.requests).toBeGreaterThanOrEqual(MIN_REQUESTS);
   expect(summary.failures).toEqual([]);
   expect(gateway.child.exitCode).toBeNull();
-  expect(health.status).toBe(200);
+  expect(health?.status).toBe(200);
   expect(missing).toEqual([]);
   expect(maxKb - baselineKb).toBeLessThanOrEqual(RSS_HEADROOM_KB);
   // A clean stop: the runs still queued wait in the inbox for the next start.
