@@ -52,6 +52,11 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 const SUBSCRIPTIONS_RECHECK_MS = 1_000;
 /** Accepted events are logged one by one at debug only; at info, as a count a minute. */
 const ACCEPT_SUMMARY_EVERY_MS = 60_000;
+/**
+ * How often Node looks for requests past headersTimeout and requestTimeout. Those are enforced
+ * only at this check (30 s by default), so slow headers were cut 10 to 40 s in, not at 10 s.
+ */
+const CONNECTIONS_CHECK_EVERY_MS = 1_000;
 
 function listenerLog(log: Logger): ListenerLog {
   return {
@@ -64,9 +69,9 @@ function listenerLog(log: Logger): ListenerLog {
 
 
 function serverTimeouts(server: Server, bodyTimeoutMs: number): void {
-  // A slow or stalled client cannot hold a socket for long: headers within 10 s, the whole request
-  // shortly after the body deadline (the handler answers 408 at the deadline itself), idle
-  // keep-alive sockets closed after 5 s.
+  // A slow or stalled client cannot hold a socket for long: headers within 10 s (and at most
+  // CONNECTIONS_CHECK_EVERY_MS more), the whole request shortly after the body deadline (the
+  // handler answers 408 at the deadline itself), idle keep-alive sockets closed after 5 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = bodyTimeoutMs + 5_000;
   server.keepAliveTimeout = 5_000;
@@ -225,7 +230,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       accepted.set(route, (accepted.get(route) ?? 0) + 1);
     },
   });
-  const server = createServer(handler);
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_EVERY_MS }, handler);
   serverTimeouts(server, extra.body_timeout * 1000);
   const listening = await listen(server, extra.host, extra.port);
   if (!listening.ok) {
