@@ -111,6 +111,8 @@ const webhookPlatform = z.prefault(
         keep_days: z._default(z.int().check(z.gte(0)), 30),
         /** Agent runs at once; more accepted events wait in the inbox. */
         concurrency: z._default(z.int().check(z.positive(), z.lte(64)), 4),
+        /** Serve GET /metrics (Prometheus) on this listener; IRIS_METRICS_TOKEN, when set, guards it. */
+        metrics: z._default(z.boolean(), false),
         routes: z._default(
           z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRouteSchema),
           emptyMap,
