@@ -153,10 +153,15 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     print(`warning: ${problem}`);
   }
 
+  // Metrics off: none of this exists, and prom-client is never loaded. On: the parts report
+  // through the seams they already have (usage records, delivery outcomes, the run's result).
+  // Made before anything is held, so a failure here leaves nothing to undo.
+  let store: Store; // opened below; the listener, and so a scrape, comes after it
+  const metrics = extra.metrics ? await createPrometheusMetrics({ inboxDepth: () => store.webhooks.depth() }) : undefined;
+
   const claim = await claimPidFile(paths);
   if (!claim.ok) return { ok: false, code: 'running', problems: [`a gateway is running already for ${paths.dir} (pid ${claim.pid}); stop it with iris gateway stop`] };
 
-  let store: Store;
   try {
     store = await (options.openStore ?? ((path: string) => openSqliteStore(path, { server: true })))(paths.statePath);
   } catch (err) {
@@ -197,9 +202,6 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const summaries = setInterval(logAccepted, ACCEPT_SUMMARY_EVERY_MS);
   summaries.unref();
 
-  // Metrics off: none of this exists, and prom-client is never loaded. On: the parts report
-  // through the seams they already have (usage records, delivery outcomes, the run's result).
-  const metrics = extra.metrics ? await createPrometheusMetrics({ inboxDepth: () => store.webhooks.depth() }) : undefined;
   const routing = metrics ? { ...createRoutingDeps(paths, env), onCallFinished: metrics.modelCall } : createRoutingDeps(paths, env);
   const runStore = metrics ? meteredStore(store, metrics) : store;
   const deliveryInbox = metrics ? meteredDeliveries(store.webhooks, metrics) : store.webhooks;

@@ -20,7 +20,9 @@ const MODEL_CALL_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const RUN_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
 export async function createPrometheusMetrics(sources: MetricsSources): Promise<GatewayMetrics> {
-  const prom = await import('prom-client');
+  const loaded = await import('prom-client');
+  // A CommonJS package: in the esbuild bundle its exports are only `default` (module.exports).
+  const prom = (loaded as unknown as { default?: typeof loaded }).default ?? loaded;
   const registry = new prom.Registry();
   const registers = [registry];
 
