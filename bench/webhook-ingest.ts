@@ -7,7 +7,7 @@
 //
 //   npm run bench:webhook -- [--seconds N] [--rounds N] [--connections N] [--warmup S] [--rate-limit N]
 //                            [--pace-ms N] [--iris PATH] [--profile DIR] [--gateway-node-flags "FLAGS"]
-//                            [--soak MINUTES [--soak-rate N]]
+//                            [--soak MINUTES [--soak-rate N]] [--metrics [--scrape-every S]]
 //
 // --iris PATH benchmarks another build of the executable (default bin/iris, which runs dist/);
 // --profile DIR writes a --cpu-prof of the gateway process there when it stops;
@@ -16,6 +16,8 @@
 // Targets: gateway ≥ 0.7× bare in accepted/s at 64 connections, every accept fsync'd before its
 // 202; p50 < 1 ms with one connection; 0.6× while 4 agent runs stream; over a sustained run
 // (--soak 5): memory flat, the WAL ≤ 64 MB and state.db ≤ 1.5× the size of the events it keeps.
+// --metrics compares the gateway with GET /metrics off and on instead (no bare server): alternating
+// phases, at least 5 rounds, scraped every --scrape-every seconds (5) while on; target ≥ 0.97×.
 // Exits 0 whatever the numbers; 1 when something broke (a server did not start, an answer that
 // was not 2xx, the background runs not in the state a phase needs).
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { closedLoop, openLoop, type LoadResult } from './webhook-ingest/load.js'
 import { GATEWAY_MODEL, SINK_MODEL, startPacedUpstream, type PacedUpstream } from './webhook-ingest/paced-upstream.js';
 import { signedPullRequest } from './webhook-ingest/payload.js';
 import { clockTicksPerSecond, cpuTicks, rssKb, startHelper, startServer, type Server } from './webhook-ingest/processes.js';
+import { metricsCost } from './webhook-ingest/metrics-cost.js';
 import * as report from './webhook-ingest/report.js';
 import type { Phase } from './webhook-ingest/report.js';
 
@@ -44,8 +47,10 @@ function stringOption(name: string): string | undefined {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 }
+const metricsMode = args.includes('--metrics');
 const seconds = option('--seconds', 10, 1);
-const rounds = Math.round(option('--rounds', 3, 1));
+const rounds = Math.round(option('--rounds', metricsMode ? 6 : 3, metricsMode ? 5 : 1));
+const scrapeEverySeconds = option('--scrape-every', 5, 0.1);
 const connections = Math.round(option('--connections', 64, 1));
 const warmupSeconds = option('--warmup', 2, 0);
 // Out of the way for any run here (the window is 60 s). Not 100,000,000: the limiter keeps one slot
@@ -112,7 +117,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
   return true;
 }
 
-function gatewayConfig(): string {
+function gatewayConfig(metrics: boolean): string {
   const q = JSON.stringify;
   return `# webhook-ingest benchmark (temporary)
 model:
@@ -130,6 +135,7 @@ platforms:
       secret: ${q(SECRET)}
       rate_limit: ${rateLimit}
       concurrency: ${CONCURRENCY}
+      metrics: ${metrics}
       routes:
         pr:
           events: [pull_request]
@@ -141,15 +147,15 @@ platforms:
 `;
 }
 
-async function startGateway(upstream: PacedUpstream): Promise<{ gateway: Server; home: string }> {
+async function startGateway(upstream: PacedUpstream, metrics = false): Promise<{ gateway: Server; home: string }> {
   const home = mkdtempSync(join(tmpdir(), 'iris-bench-webhook-'));
   chmodSync(home, 0o700);
   cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-  writeFileSync(join(home, 'config.yaml'), gatewayConfig(), { mode: 0o600 });
+  writeFileSync(join(home, 'config.yaml'), gatewayConfig(metrics), { mode: 0o600 });
   const env = { ...process.env, IRIS_HOME: home, OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${upstream.url}/v1` };
   const nodeArgs = [...gatewayNodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [])];
   if (profileDir) mkdirSync(resolve(profileDir), { recursive: true });
-  const gateway = await startServer('gateway', [...nodeArgs, irisBin, 'gateway', 'run'], env, /gateway listening on \S+:(\d+)/);
+  const gateway = await startServer(metrics ? 'gateway (metrics on)' : 'gateway', [...nodeArgs, irisBin, 'gateway', 'run'], env, /gateway listening on \S+:(\d+)/);
   cleanups.push(() => gateway.stop());
   return { gateway, home };
 }
@@ -367,12 +373,40 @@ async function soak(upstream: PacedUpstream, gateway: Server, home: string): Pro
   );
 }
 
-// --- main ------------------------------------------------------------------------------------
-try {
-  const phaseSeconds = soakMinutes > 0 ? soakMinutes * 60 : seconds;
-  const upstream = await startPacedUpstream({ paceMs, streamSeconds: phaseSeconds + 30 });
-  cleanups.push(() => upstream.close());
-  const { gateway, home } = await startGateway(upstream);
+// --- metrics off vs on ------------------------------------------------------------------------
+async function metricsComparison(upstream: PacedUpstream, gateway: Server): Promise<void> {
+  const { gateway: metered } = await startGateway(upstream, true);
+  say(
+    `webhook-ingest --metrics: a ${report.int(delivery.body.length)}-byte signed pull_request "opened", a new X-GitHub-Delivery per request; ` +
+      `${connections} connections, ${seconds} s per phase, ${rounds} rounds alternating metrics off/on; node ${process.versions.node}, ${availableParallelism()} CPUs`,
+  );
+  say(`  off  ${relative(process.cwd(), irisBin) || irisBin} gateway run (pid ${gateway.pid}), metrics: false`);
+  say(`  on   the same with metrics: true (pid ${metered.pid}), GET /metrics every ${scrapeEverySeconds} s during its phases (no token)`);
+  say(`  background: the model hangs, so ${CONCURRENCY} runs hold each gateway's ${CONCURRENCY} workers without using CPU`);
+  say('');
+  const hung = () => until(`${2 * CONCURRENCY} gateway runs waiting on the hanging model`, () => upstream.open('gateway', 'hang') >= 2 * CONCURRENCY);
+  checkAnswers('metrics off, first events', await closedLoop(gateway.origin, ROUTE_PATH, delivery, 1, 0.2));
+  checkAnswers('metrics on, first events', await closedLoop(metered.origin, ROUTE_PATH, delivery, 1, 0.2));
+  await hung();
+  await metricsCost({
+    off: gateway,
+    on: metered,
+    routePath: ROUTE_PATH,
+    delivery,
+    connections,
+    seconds,
+    rounds,
+    warmupSeconds,
+    scrapeEveryMs: scrapeEverySeconds * 1000,
+    ticksPerSecond,
+    say,
+    check: checkAnswers,
+    problem: (text) => problems.push(text),
+  });
+}
+
+// --- the ingest comparison or the soak -------------------------------------------------------
+async function ingest(upstream: PacedUpstream, gateway: Server, home: string): Promise<void> {
   const bare = soakMinutes > 0 ? undefined : await startBare();
 
   say(
@@ -401,11 +435,22 @@ try {
 
   if (soakMinutes > 0) await soak(upstream, gateway, home);
   else await comparison(upstream, bare!, gateway, home);
+}
+
+// --- main ------------------------------------------------------------------------------------
+try {
+  const phaseSeconds = soakMinutes > 0 ? soakMinutes * 60 : seconds;
+  const upstream = await startPacedUpstream({ paceMs, streamSeconds: phaseSeconds + 30 });
+  cleanups.push(() => upstream.close());
+  const { gateway, home } = await startGateway(upstream);
+  if (metricsMode) await metricsComparison(upstream, gateway);
+  else await ingest(upstream, gateway, home);
 } catch (err) {
   problems.push((err as Error).message);
 } finally {
   await cleanup();
 }
+
 if (problems.length > 0) {
   say('');
   say('something broke:');

@@ -113,6 +113,8 @@ const webhookPlatform = z.prefault(
         concurrency: z._default(z.int().check(z.positive(), z.lte(64)), 4),
         /** Runs cut off by a crash before the event is failed as poison (it may be what crashes us). */
         max_run_attempts: z._default(z.int().check(z.positive(), z.lte(1000)), 3),
+        /** Serve GET /metrics (Prometheus) on this listener; IRIS_METRICS_TOKEN, when set, guards it. */
+        metrics: z._default(z.boolean(), false),
         routes: z._default(
           z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRouteSchema),
           emptyMap,

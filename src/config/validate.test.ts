@@ -23,6 +23,7 @@ describe('validateConfig defaults', () => {
         body_timeout: 30,
         keep_days: 30,
         concurrency: 4,
+        metrics: false,
         routes: {},
       },
     });

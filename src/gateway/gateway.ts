@@ -12,6 +12,7 @@ import { mainRoute } from '../routing/resolve.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
+import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { createWebhookHandler, DEDUP_WINDOW_MS, type ListenerLog } from '../webhook/listener.js';
 import { createSlidingWindowLimiter } from '../webhook/rate-limit.js';
 import { createRefusalSampler, REFUSAL_SAMPLING } from '../webhook/refusal-log.js';
@@ -25,6 +26,9 @@ import { claimPidFile, releasePidFile } from './pid-file.js';
 import { runWebhookEvent } from './run-event.js';
 import { createWorkerPool } from './worker-pool.js';
 import { errorMessage } from '../domain/error-message.js';
+import { meteredDeliveries, meteredStore, routeLabel, timedRun } from './metrics/observe.js';
+import { createPrometheusMetrics } from './metrics/prometheus.js';
+import { createMetricsEndpoint, METRICS_PATH, METRICS_TOKEN_ENV, metricsToken, withMetricsEndpoint } from './metrics/scrape.js';
 
 export type GatewayOptions = {
   readonly paths: HomePaths;
@@ -157,10 +161,15 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     print(`warning: ${problem}`);
   }
 
+  // Metrics off: none of this exists, and prom-client is never loaded. On: the parts report
+  // through the seams they already have (usage records, delivery outcomes, the run's result).
+  // Made before anything is held, so a failure here leaves nothing to undo.
+  let store: Store; // opened below; the listener, and so a scrape, comes after it
+  const metrics = extra.metrics ? await createPrometheusMetrics({ inboxDepth: () => store.webhooks.depth() }) : undefined;
+
   const claim = await claimPidFile(paths);
   if (!claim.ok) return { ok: false, code: 'running', problems: [`a gateway is running already for ${paths.dir} (pid ${claim.pid}); stop it with iris gateway stop`] };
 
-  let store: Store;
   try {
     store = await (options.openStore ?? ((path: string) => openSqliteStore(path, { server: true })))(paths.statePath);
   } catch (err) {
@@ -206,14 +215,17 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const summaries = setInterval(logAccepted, ACCEPT_SUMMARY_EVERY_MS);
   summaries.unref();
 
-  const routing = createRoutingDeps(paths, env, { rotation });
+  const routing = metrics ? { ...createRoutingDeps(paths, env, { rotation }), onCallFinished: metrics.modelCall } : createRoutingDeps(paths, env, { rotation });
+  const runStore = metrics ? meteredStore(store, metrics) : store;
+  const deliveryInbox = metrics ? meteredDeliveries(store.webhooks, metrics) : store.webhooks;
+  const run = (record: WebhookEventRecord, signal: AbortSignal) => runWebhookEvent({ paths, env, store: runStore, routing, log: llog }, record, signal);
   const pool = createWorkerPool({
     concurrency: extra.concurrency,
     inbox: store.webhooks,
     maxRunAttempts: extra.max_run_attempts,
     log: llog,
-    run: (record, signal) => runWebhookEvent({ paths, env, store, routing, log: llog }, record, signal),
-    deliver: (record, signal) => deliverEvent({ env, inbox: store.webhooks, log: llog }, record, signal),
+    run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
+    deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog }, record, signal),
   });
   const handler = createWebhookHandler({
     routes: currentRoutes,
@@ -229,8 +241,10 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       pool.wake();
       accepted.set(route, (accepted.get(route) ?? 0) + 1);
     },
+    ...(metrics ? { onAnswered: (name: string | undefined, status: number) => metrics.answered(routeLabel(name, currentRoutes()), status) } : {}),
   });
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_EVERY_MS }, handler);
+  const scrapeToken = metricsToken(env);
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_EVERY_MS }, metrics ? withMetricsEndpoint(createMetricsEndpoint(metrics, scrapeToken), handler) : handler);
   serverTimeouts(server, extra.body_timeout * 1000);
   const listening = await listen(server, extra.host, extra.port);
   if (!listening.ok) {
@@ -248,6 +262,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   }
 
   const url = listenerUrl(extra.host, listening.port);
+  metrics?.platformConnected('webhook', true);
 
   // Bounded on disk: dedup records live an hour, finished events `keep_days`.
   const pruneOld = async () => {
@@ -285,6 +300,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const startLines = [
     `gateway listening on ${extra.host}:${listening.port} (pid ${process.pid})`,
     `  health: ${url}/health`,
+    ...(metrics ? [`  metrics: ${url}${METRICS_PATH} (${scrapeToken ? `bearer token from ${METRICS_TOKEN_ENV}` : `no ${METRICS_TOKEN_ENV}: anyone who reaches the port may read it`})`] : []),
     ...routes.map(
       (route) =>
         `  route ${route.name} (${route.source}${route.enabled ? '' : ', disabled'}): POST ${url}/webhooks/${route.name} → deliver ${route.deliver}` +
@@ -303,6 +319,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       clearInterval(prune);
       // First: from now on nobody should be sent here.
       await removeGatewayAddress(paths).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not remove gateway.address'));
+      metrics?.platformConnected('webhook', false);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const { settled } = await pool.stop(STOP_GRACE_MS);

@@ -171,6 +171,18 @@ describe('retries, output and exhaustion', () => {
     expect(result.report.attempts[0]).toMatchObject({ outcome: 'failed', detail: stringMatching(/^timeout: anthropic · slot-model: no answer within the slot timeout \(1000 ms\)/) });
   });
 
+  it('tells onCallFinished the slot and duration of each routed call, retries and fallbacks included', async () => {
+    fake.script('slot-model', { kind: 'slow_first_byte', delayMs: 300, then: { kind: 'text', deltas: ['late'] } });
+    const { deps } = harness();
+    const finished: Array<[string, number]> = [];
+    const snapshot = snapshotRoutes(validateConfig(pinned('vision')).config, env());
+    const result = await callModel('vision', { messages: [{ role: 'user', content: 'hi' }] }, snapshot, { ...deps, onCallFinished: (slot, seconds) => finished.push([slot, seconds]) });
+    expect(result.ok).toBe(true);
+    expect(finished.map(([slot]) => slot)).toEqual(['vision']);
+    expect(finished[0]![1]).toBeGreaterThanOrEqual(0.25);
+    expect(finished[0]![1]).toBeLessThan(30);
+  });
+
   it('merges the slot extra_body into the request', async () => {
     const config = pinned('vision');
     (config.auxiliary as Record<string, Record<string, unknown>>).vision!.extra_body = { top_k: 5 };

@@ -39,6 +39,8 @@ export type RoutingDeps = Omit<ProviderClientDeps, 'env' | 'timeouts' | 'oauth'>
   readonly log: RoutingLog;
   /** Injectable for tests; waits before a retry and stops early on abort. */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told how long each routed call took, retries and fallbacks included (the gateway's metrics). */
+  readonly onCallFinished?: (slot: SlotId, seconds: number) => void;
 };
 
 export type Attempt = {
@@ -112,6 +114,23 @@ async function* attempt(candidate: Candidate, request: TaskRequest, snapshot: Ro
 const warned = new WeakMap<RoutingSnapshot, Set<SlotId>>();
 
 export async function* streamTask(
+  slot: SlotId,
+  request: TaskRequest,
+  snapshot: RoutingSnapshot,
+  deps: RoutingDeps,
+): AsyncGenerator<StreamEvent, TaskReport> {
+  const observe = deps.onCallFinished;
+  if (!observe) return yield* routeTask(slot, request, snapshot, deps);
+  // Timed to the end of the call as its consumer sees it: a stream closed early ends it too.
+  const started = performance.now();
+  try {
+    return yield* routeTask(slot, request, snapshot, deps);
+  } finally {
+    observe(slot, (performance.now() - started) / 1000);
+  }
+}
+
+async function* routeTask(
   slot: SlotId,
   request: TaskRequest,
   snapshot: RoutingSnapshot,

@@ -166,6 +166,21 @@ describe.each([
       expect((await inbox.list()).map((e) => e.deliveryId)).toEqual(['recent', 'waiting']);
     });
 
+    it('counts the events still on their way by state (the metrics inbox depth), delivering apart from done', async () => {
+      const inbox = store.webhooks;
+      expect(await inbox.depth()).toEqual({ accepted: 0, running: 0, done: 0, delivering: 0 });
+      for (const id of ['1', '2', '3', '4', '5', '6']) await inbox.accept(event({ deliveryId: id }), 0);
+      for (let i = 0; i < 5; i++) await inbox.claimNextRun(3);
+      await inbox.finishRun(1, 'out');
+      await inbox.finishRun(2, 'out');
+      await inbox.finishRun(3, 'out');
+      await inbox.markDelivering(2);
+      await inbox.markDelivering(3);
+      await inbox.markDelivered(3, 1);
+      await inbox.fail(4, 'broken');
+      expect(await inbox.depth()).toEqual({ accepted: 1, running: 1, done: 1, delivering: 1 });
+    });
+
     it('lists by route, newest first, with a limit', async () => {
       const inbox = store.webhooks;
       for (const [route, id] of [['a', '1'], ['b', '2'], ['a', '3']] as const) await inbox.accept(event({ route, deliveryId: id }), 0);

@@ -2,7 +2,7 @@
 // is one statement or one IMMEDIATE transaction, so a crash at any point leaves each event in
 // exactly one state.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { AcceptOutcome, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox } from './webhook-types.js';
+import type { AcceptOutcome, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox, WebhookPendingState } from './webhook-types.js';
 
 type Db = BetterSqlite3.Database;
 
@@ -112,6 +112,12 @@ export function createSqliteWebhookInbox(
     ),
     prune: db.prepare<[number]>('DELETE FROM webhook_dedup WHERE seen_at < ?'),
     pruneFinished: db.prepare<[number]>("DELETE FROM webhook_events WHERE state IN ('delivered', 'failed') AND updated_at < ?"),
+    // Both read the (state, id) index: the first counts from the index alone; the second looks at
+    // the rows of `done` only, which are few (a run's output waiting for its delivery).
+    depth: db.prepare<[], { state: string; n: number }>(
+      "SELECT state, count(*) AS n FROM webhook_events WHERE state IN ('accepted', 'running', 'done') GROUP BY state",
+    ),
+    depthDelivering: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_events WHERE state = 'done' AND delivery_started_at IS NOT NULL"),
 
   };
 
@@ -202,5 +208,15 @@ export function createSqliteWebhookInbox(
       }),
     pruneFinished: (before) => guarded(() => statements.pruneFinished.run(before).changes),
     pruneDedup: (before) => guarded(() => statements.prune.run(before).changes),
+    depth: () =>
+      guarded(() => {
+        const counts: Record<WebhookPendingState, number> = { accepted: 0, running: 0, done: 0, delivering: 0 };
+        for (const row of statements.depth.all()) counts[row.state as WebhookPendingState] = row.n;
+        // `delivering` is stored as `done` with a delivery start (see migration 3).
+        const delivering = statements.depthDelivering.get()?.n ?? 0;
+        counts.delivering = delivering;
+        counts.done -= delivering;
+        return counts;
+      }),
   };
 }

@@ -10,6 +10,9 @@
 
 export const WEBHOOK_EVENT_STATES = ['accepted', 'running', 'done', 'delivering', 'delivered', 'failed'] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
+/** The states of an event still on its way (the inbox depth); delivered and failed are history. */
+export const WEBHOOK_PENDING_STATES = ['accepted', 'running', 'done', 'delivering'] as const;
+export type WebhookPendingState = (typeof WEBHOOK_PENDING_STATES)[number];
 
 export type NewWebhookEvent = {
   readonly route: string;
@@ -87,4 +90,6 @@ export interface WebhookInbox {
   pruneDedup(before: number): Promise<number>;
   /** Deletes delivered and failed events last changed before `before`; returns how many. */
   pruneFinished(before: number): Promise<number>;
+  /** How many events are in each state still on its way; cheap enough for every metrics scrape. */
+  depth(): Promise<Record<WebhookPendingState, number>>;
 }

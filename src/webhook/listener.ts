@@ -39,6 +39,11 @@ export type ListenerDeps = {
   readonly onAccepted: (id: number, route: string) => void;
   /** Decides which refusals get a line (see refusal-log.ts); without one, every refusal does. */
   readonly refusals?: RefusalSampler;
+  /**
+   * Told the status of every answer on a webhook path once it is out (the metrics); `route` is the
+   * name as requested, undefined when it cannot be decoded. Absent: no cost per request.
+   */
+  readonly onAnswered?: (route: string | undefined, status: number) => void;
 };
 
 const send = sendJson;
@@ -158,8 +163,15 @@ export function createWebhookHandler(deps: ListenerDeps) {
     }
     const match = WEBHOOK_PATH.exec(path);
     if (!match) return refuseUnread(res, 404, { error: 'Not found' });
-    if (req.method !== 'POST') return refuseUnread(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
     const name = decodeRouteName(match[1]!);
+    // Every branch below ends in one answer; watching the response once covers them all.
+    const onAnswered = deps.onAnswered;
+    if (onAnswered) {
+      res.once('close', () => {
+        if (res.headersSent) onAnswered(name, res.statusCode);
+      });
+    }
+    if (req.method !== 'POST') return refuseUnread(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
     if (name === undefined) return refuseUnread(res, 404, { error: `Unknown route: ${match[1]!.slice(0, 100)}` });
     receive(req, res, name).catch((err: unknown) => {
       // A bug, not an expected failure: answer it as one, and keep serving.

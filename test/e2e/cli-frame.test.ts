@@ -93,7 +93,7 @@ describe('lazy loading', () => {
   // zod's JSON Schema generator is `config schema`'s alone (and the agent's tool definitions).
   const JSON_SCHEMA_SOURCES = [/^src\/config\/json-schema\.ts$/, /node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/];
   const HEAVY_MODULES = [/^node:(http|https|http2|net|tls|worker_threads)$/, /pino/];
-  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser)\//, ...JSON_SCHEMA_SOURCES];
+  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client)\//, ...JSON_SCHEMA_SOURCES];
 
   it.each([[['config', 'show']], [['config', 'get', 'model']], [['config', 'set', 'a.b', '1', '--force']]])(
     '%j loads no server, dashboard, logger or model client',
@@ -117,7 +117,7 @@ describe('lazy loading', () => {
     // The gateway's pid file reader is status's own business; the gateway itself is not.
     /^src\/(gateway\/(?!pid-file\.ts$)|dashboard\/|webhook\/)/,
     /^src\/log\/logger\.ts$/,
-    /node_modules\/(undici|pino|@azure|eventsource-parser)\//,
+    /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client)\//,
     /^src\/providers\/(provider-client|list-models)\.ts$/,
     /^src\/providers\/(wire|identity)\/(?!types\.ts$)/,
   ];
@@ -133,5 +133,18 @@ describe('lazy loading', () => {
     const { modules } = await loadedSources(['--version']);
     expect(modules.length).toBeGreaterThan(0);
     expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+  });
+
+  // A gateway with metrics off never loads prom-client: its chunk is reached by a dynamic import only.
+  it('prom-client sits in a chunk that nothing imports statically', async () => {
+    const meta = JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }>;
+    };
+    const outputs = Object.entries(meta.outputs);
+    const promChunks = outputs.filter(([, out]) => Object.keys(out.inputs).some((path) => path.includes('node_modules/prom-client/'))).map(([name]) => name);
+    expect(promChunks).toHaveLength(1);
+    const importers = outputs.flatMap(([name, out]) => out.imports.filter((i) => i.path === promChunks[0]).map((i) => `${name} ${i.kind}`));
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((line) => !line.endsWith(' dynamic-import'))).toEqual([]);
   });
 });
