@@ -23,10 +23,12 @@ describe('validateConfig defaults', () => {
         body_timeout: 30,
         keep_days: 30,
         concurrency: 4,
+        max_run_attempts: 3,
         metrics: false,
         routes: {},
       },
     });
+    expect(config.logging).toEqual({ max_size_mb: 10, keep: 5 });
   });
 
   it('fills all 11 auxiliary slots in display order with auto and their timeouts', () => {
