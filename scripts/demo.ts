@@ -264,8 +264,10 @@ async function showComment(recordPath: string): Promise<void> {
   const records = lines.map((line) => JSON.parse(line) as GhRecord);
   const comment = records.find((r) => r.argv[0] === 'pr' && r.argv[1] === 'comment');
   if (!comment) throw new DemoFailure(`the event is delivered but the fake gh recorded no \`gh pr comment\` (${records.length} calls in ${recordPath})`);
-  if (comment.body !== SCRIPTED_ANSWER) {
-    throw new DemoFailure(`the comment body is not the model's answer:\n${JSON.stringify(comment.body)}\nexpected:\n${JSON.stringify(SCRIPTED_ANSWER)}`);
+  // The answer, then the hidden marker by which a restart knows the comment was posted already.
+  const expected = `${SCRIPTED_ANSWER}\n\n<!-- iris-delivery:1 -->`;
+  if (comment.body !== expected) {
+    throw new DemoFailure(`the comment body is not the model's answer:\n${JSON.stringify(comment.body)}\nexpected:\n${JSON.stringify(expected)}`);
   }
   note("the agent's answer (scripted), as delivered:");
   process.stdout.write(`----- answer -----\n${comment.body}\n------------------\n`);
@@ -275,7 +277,9 @@ async function showComment(recordPath: string): Promise<void> {
   note(`  gh ${comment.argv.join(' ')}`);
   note(`what it recorded in ${rel(recordPath)}:`);
   block(JSON.stringify(comment, null, 2));
-  note('with the real gh, signed in on the gateway host, this comment would now be on the pull request.');
+  note('with the real gh, signed in on the gateway host, this comment would now be on the pull request;');
+  note('its last line, <!-- iris-delivery:1 -->, is hidden when GitHub shows it: after a crash, Iris looks');
+  note('for it on the PR before posting again, so the comment is never posted twice.');
   blank();
 }
 

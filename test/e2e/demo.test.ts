@@ -51,9 +51,9 @@ describe('npm run demo', () => {
     expect(out).toContain('| command not run: approval_mode manual: no one to ask in an unattended run');
 
     // The agent's answer, verbatim, and the comment exactly as the fake gh recorded it.
-    expect(out).toContain(`----- answer -----\n${SCRIPTED_ANSWER}\n------------------\n`);
+    expect(out).toContain(`----- answer -----\n${SCRIPTED_ANSWER}\n\n<!-- iris-delivery:1 -->\n------------------\n`);
     expect(out).toContain('gh pr comment 42 --repo octo-org/hello-world --body-file -');
-    expect(out).toContain(`|   "body": ${JSON.stringify(SCRIPTED_ANSWER)},`);
+    expect(out).toContain(`|   "body": ${JSON.stringify(`${SCRIPTED_ANSWER}\n\n<!-- iris-delivery:1 -->`)},`);
 
     expect(out).toContain('gateway | gateway stopped');
     expect(out).toContain('the gateway exited with code 0');
