@@ -104,6 +104,20 @@ describe('parsePayload', () => {
     expect(parsePayload(bytes(nested(200_000)), json)).toEqual({ ok: false, error: 'Payload is nested too deeply' });
   });
 
+  it('counts only real nesting: brackets and escaped quotes inside strings are text', () => {
+    const brackets = '[{'.repeat(300);
+    const text = JSON.stringify({ body: brackets, quote: 'say \\"[[[[\\" and \\\\', list: Array.from({ length: 200 }, () => ({ k: '}]' })) });
+    expect(parsePayload(bytes(text), json)).toMatchObject({ ok: true, json: text });
+  });
+
+  it('refuses 100,000 nested arrays from the text, before JSON.parse builds them', () => {
+    const hostile = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const before = process.memoryUsage().heapUsed;
+    expect(parsePayload(bytes(hostile), json)).toEqual({ ok: false, error: 'Payload is nested too deeply' });
+    // Parsing would have built 100,000 arrays (several MB); the scan builds nothing.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(1_000_000);
+  });
+
   it('keeps a __proto__ key as plain data', () => {
     const result = parsePayload(bytes('{"__proto__":{"polluted":true}}'), json);
     expect(result).toEqual({ ok: true, json: '{"__proto__":{"polluted":true}}', payload: parseJson('{"__proto__":{"polluted":true}}') });
