@@ -1,0 +1,132 @@
+// Delivering a stored answer: the target check before a run, and the forge_comment path through
+// the fake gh (test/fakes/fake-gh.mjs) with a recording inbox, including a restart that finds an
+// event `delivering` (the marker on the PR decides whether it is posted again).
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
+import type { ListenerLog } from '../webhook/listener.js';
+import { deliverEvent, deliveryTargetProblem } from './deliver-event.js';
+
+const FAKE_GH = fileURLToPath(new URL('../../test/fakes/fake-gh.mjs', import.meta.url));
+const FORGE = { name: 'pr', source: 'config' as const, skills: [], deliver: 'forge_comment' as const, deliver_extra: { repo: '{repository.full_name}', pr_number: '{number}' } };
+const PAYLOAD = { number: 42, repository: { full_name: 'octo/hello' } };
+
+describe('deliveryTargetProblem', () => {
+  it('is nothing for log and for a target that renders valid', () => {
+    expect(deliveryTargetProblem({ ...FORGE, deliver: 'log' }, {})).toBeUndefined();
+    expect(deliveryTargetProblem(FORGE, PAYLOAD)).toBeUndefined();
+  });
+
+  it('names what is wrong with a rendered target, and a platform that is not there', () => {
+    expect(deliveryTargetProblem(FORGE, { ...PAYLOAD, number: -3 })).toBe('deliver_extra.pr_number must be a positive integer, got "-3"');
+    // A placeholder the payload cannot fill stays as written, which is no owner/name.
+    expect(deliveryTargetProblem(FORGE, { number: 1 })).toBe('deliver_extra.repo must be owner/name, got "{repository.full_name}"');
+    expect(deliveryTargetProblem({ ...FORGE, deliver: 'slack' }, PAYLOAD)).toBe('deliver slack: platform not enabled');
+  });
+});
+
+type Call = [string, ...unknown[]];
+
+function recordingInbox(calls: Call[]): WebhookInbox {
+  const note =
+    (name: string) =>
+    (...args: unknown[]) => {
+      calls.push([name, ...args]);
+      return Promise.resolve();
+    };
+  return { markDelivering: note('delivering'), setDeliveryPid: note('pid'), markDelivered: note('delivered'), markDeliveryFailed: note('failed') } as unknown as WebhookInbox;
+}
+
+const quietLog: ListenerLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+const record = (over: Partial<WebhookEventRecord> = {}): WebhookEventRecord => ({
+  id: 7,
+  route: 'pr',
+  deliveryId: 'd-7',
+  event: 'pull_request',
+  payload: JSON.stringify(PAYLOAD),
+  routeSnapshot: JSON.stringify(FORGE),
+  state: 'done',
+  runAttempts: 1,
+  deliveryAttempts: 0,
+  sessionId: 's-1',
+  deliveryPid: null,
+  output: 'Looks good.',
+  error: null,
+  receivedAt: 0,
+  updatedAt: 0,
+  ...over,
+});
+
+describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh', () => {
+  let dir: string;
+  let recordPath: string;
+  let env: Record<string, string>;
+  const noWait = { backoffMs: [1], sleep: () => Promise.resolve() };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'iris-deliver-'));
+    await mkdir(join(dir, 'bin'));
+    await symlink(FAKE_GH, join(dir, 'bin', 'gh'));
+    recordPath = join(dir, 'gh.jsonl');
+    env = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: dir, FAKE_GH_RECORD: recordPath };
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const posted = async () => (await readFile(`${recordPath}.comments.jsonl`, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { body: string }).body);
+  const argvs = async () => (await readFile(recordPath, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { argv: string[] }).argv);
+
+  it('records delivering, then posts the answer with its marker, then delivered', async () => {
+    const calls: Call[] = [];
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait }, record(), new AbortController().signal);
+    expect(calls.map((c) => c[0])).toEqual(['delivering', 'pid', 'delivered']);
+    expect(calls[2]).toEqual(['delivered', 7, 1]);
+    expect(await posted()).toEqual(['Looks good.\n\n<!-- iris-delivery:7 -->']);
+  });
+
+  it('a delivering event whose marker is on the PR already is marked delivered without posting', async () => {
+    const calls: Call[] = [];
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait }, record(), new AbortController().signal);
+    calls.length = 0;
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait }, record({ state: 'delivering', deliveryAttempts: 1, deliveryPid: 999_999_999 }), new AbortController().signal);
+    expect(calls).toEqual([['delivered', 7, 1]]);
+    expect(await posted()).toHaveLength(1);
+    expect((await argvs()).map((argv) => argv[0])).toEqual(['pr', 'api']);
+  });
+
+  it('a delivering event without the marker on the PR is posted', async () => {
+    const calls: Call[] = [];
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait }, record({ state: 'delivering' }), new AbortController().signal);
+    expect(calls.map((c) => c[0])).toEqual(['delivering', 'pid', 'delivered']);
+    expect(await posted()).toEqual(['Looks good.\n\n<!-- iris-delivery:7 -->']);
+  });
+
+  it('a delivering event whose PR cannot be checked fails with the reason, and is not posted blind', async () => {
+    const calls: Call[] = [];
+    await deliverEvent({ env: { ...env, FAKE_GH_MODE: 'unauthenticated' }, inbox: recordingInbox(calls), log: quietLog, retry: noWait }, record({ state: 'delivering', deliveryAttempts: 1 }), new AbortController().signal);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]![0]).toBe('failed');
+    expect(String(calls[0]![3])).toMatch(/^could not check whether the answer was posted before the restart, so it was not posted again: gh is not signed in/);
+    expect(await posted()).toEqual([]);
+  });
+
+  it('log delivery writes the answer to the log; a broken snapshot or payload fails', async () => {
+    const calls: Call[] = [];
+    const lines: string[] = [];
+    const log = { ...quietLog, info: (_: object, message: string) => void lines.push(message) };
+    await deliverEvent({ env, inbox: recordingInbox(calls), log }, record({ routeSnapshot: JSON.stringify({ ...FORGE, deliver: 'log' }) }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog }, record({ routeSnapshot: '{' }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog }, record({ payload: 'nope' }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog }, record({ payload: JSON.stringify({ number: 0, repository: { full_name: 'octo/hello' } }) }), new AbortController().signal);
+    expect(lines).toEqual(['webhook answer']);
+    expect(calls).toEqual([
+      ['delivered', 7, 1],
+      ['failed', 7, 0, 'the stored route is not JSON'],
+      ['failed', 7, 0, 'the stored payload is not JSON'],
+      ['failed', 7, 0, 'deliver_extra.pr_number must be a positive integer, got "0"'],
+    ]);
+  });
+});
