@@ -50,7 +50,7 @@ export async function downloadBytes(url: string, options: DownloadOptions): Prom
     if (!response.body) return { ok: true, bytes: Buffer.alloc(0), contentType };
     const chunks: Buffer[] = [];
     let total = 0;
-    const reader = response.body.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
