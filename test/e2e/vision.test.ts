@@ -7,7 +7,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../fakes/upstream.js';
-import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
 
 // A real 1×1 PNG.
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -289,6 +289,15 @@ describe('iris chat --image', () => {
       role: 'user',
       content: `what breed?\n\n[image 1 (${join(workspace, 'cat.png')}), described by the vision model]\nA tabby cat on a sofa.`,
     });
+  });
+
+  it('in the REPL, joins the first line typed, and only that one', async () => {
+    await configure(OPENAI_VISION);
+    const result = await runIrisWithInput(['chat', '--model', 'gpt-4.1', '--image', DATA_URL], 'what is this?\nand now?\n', { home, env: env() });
+    expect(result.code).toBe(0);
+    const users = byModel('gpt-4.1').map((r) => (r.body as { messages: Array<{ role: string }> }).messages.filter((m) => m.role === 'user'));
+    expect(users[0]).toEqual([{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: DATA_URL } }] }]);
+    expect(users.at(-1)?.at(-1)).toEqual({ role: 'user', content: 'and now?' });
   });
 
   it('refuses an image it cannot use before any model is called', async () => {
