@@ -8,7 +8,7 @@ import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { contextLengthFor, costOf, priceFor } from '../providers/catalog.js';
 import type { ModelError, Usage } from '../providers/wire/types.js';
-import type { Message, ToolCall } from '../domain/messages.js';
+import type { ContentPart, Message, ToolCall } from '../domain/messages.js';
 import { callModel, streamTask, type RoutingDeps, type RoutingSnapshot, type TaskReport } from '../routing/call-model.js';
 import type { SlotId } from '../routing/resolve.js';
 import type { SessionRecord, Store } from '../store/types.js';
@@ -217,7 +217,8 @@ export function createAgent(deps: AgentDeps) {
     await deps.store.appendMessages(session.record.id, messages);
   }
 
-  async function runTurn(session: AgentSession, userText: string, events: TurnEvents = {}, signal?: AbortSignal): Promise<TurnResult> {
+  /** `userText` may carry image parts (iris chat --image, for a main model that takes images). */
+  async function runTurn(session: AgentSession, userText: string | readonly ContentPart[], events: TurnEvents = {}, signal?: AbortSignal): Promise<TurnResult> {
     const tally: UsageTally = { total: NO_USAGE };
     let served: TurnResult['served'];
     if (wantsCompression(session, session.compressOnNextMessage)) {

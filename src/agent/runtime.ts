@@ -15,6 +15,10 @@ import { decideApproval, type AskUser, type ModelRiskScore } from './approval/de
 import { assessCommand } from './approval/patterns.js';
 import { buildApprovalPrompt, parseRiskScore } from './approval/risk-score.js';
 import { createToolsets, selectTools } from './tools/toolsets.js';
+import type { AskVision } from './tools/vision/vision-analyze.js';
+import { createVisionAsk, visionDownloadTimeoutMs } from './vision-slot.js';
+import { dispatcherFor, resolveProxySettings } from '../providers/wire/network.js';
+import type { Dispatcher } from 'undici';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
 
 export type AgentRuntimeOptions = {
@@ -39,19 +43,34 @@ export type AgentRuntimeOptions = {
   readonly routing?: RoutingDeps;
 };
 
-export type AgentRuntime = { readonly agent: Agent; readonly store: Store; readonly workspace: string; close(): Promise<void> };
+export type AgentRuntime = {
+  readonly agent: Agent;
+  readonly store: Store;
+  readonly workspace: string;
+  /** The vision slot and how images are fetched for it (vision_analyze, and images in chat messages). */
+  readonly vision: { readonly ask: AskVision; readonly downloadTimeoutMs: number; readonly dispatcher: Dispatcher };
+  close(): Promise<void>;
+};
 
 export class ToolsetError extends Error {}
 
+const VISION_CONNECT_MS = 10_000;
+
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const { config, env, paths } = options;
-  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env } }));
-  if (!selected.ok) throw new ToolsetError(selected.error);
-  const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
-  const store = options.store ?? (await openSqliteStore(paths.statePath));
   const routing = options.routing ?? createRoutingDeps(paths, env, { rotation: rotationOf(config.logging) });
   // Approval scoring is a side-job of the process, not of one session: the config's routes.
   const approvalRoutes = snapshotRoutes(config, env, options.oauth);
+  // So is vision; images are fetched through the same proxy settings as model calls.
+  const vision = {
+    ask: createVisionAsk(approvalRoutes, routing),
+    downloadTimeoutMs: visionDownloadTimeoutMs(config),
+    dispatcher: dispatcherFor(resolveProxySettings(env), VISION_CONNECT_MS),
+  };
+  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env }, vision }));
+  if (!selected.ok) throw new ToolsetError(selected.error);
+  const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
+  const store = options.store ?? (await openSqliteStore(paths.statePath));
 
   const scoreWithModel = async (command: string, cwd: string): Promise<ModelRiskScore> => {
     const result = await callModel('approval', { messages: [{ role: 'user', content: buildApprovalPrompt(command, cwd) }], maxOutputTokens: 200 }, approvalRoutes, routing);
@@ -87,5 +106,5 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     approve,
     ...(options.instructions ? { instructions: options.instructions } : {}),
   });
-  return { agent, store, workspace, close: () => (options.store ? Promise.resolve() : store.close()) };
+  return { agent, store, workspace, vision, close: () => (options.store ? Promise.resolve() : store.close()) };
 }

@@ -199,3 +199,12 @@ export function costOf(
   const cachedRate = price.cachedInput ?? price.input;
   return (uncached * price.input + usage.cachedInputTokens * cachedRate + usage.outputTokens * price.output) / 1_000_000;
 }
+
+/**
+ * Whether a main model can be sent images itself: only models the catalog lists with the `vision`
+ * capability. Deployments and unlisted models are not guessed at: their images go through the
+ * vision slot, which costs a call but never sends an image to a model that rejects it.
+ */
+export function takesImages(providerId: string, modelId: string): boolean {
+  return findCatalogModel(providerId, modelId)?.capabilities.includes('vision') ?? false;
+}

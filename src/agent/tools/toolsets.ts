@@ -8,6 +8,7 @@ import { writeFileTool } from './files/write-file.js';
 import { listSkillsTool, loadSkillTool } from './skills/skill-tools.js';
 import { createTerminalTool, type TerminalOptions } from './terminal/terminal.js';
 import type { Tool, Toolset } from './types.js';
+import { createVisionAnalyzeTool, type VisionToolOptions } from './vision/vision-analyze.js';
 
 export const TOOLSET_NAMES = ['terminal', 'files', 'files-readonly', 'skills', 'service-webhook', 'default'] as const;
 
@@ -15,6 +16,8 @@ export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
 export type ToolsetOptions = {
   readonly terminal?: TerminalOptions;
+  /** How vision_analyze asks the vision slot; without it the tool answers that the slot is not wired. */
+  readonly vision?: VisionToolOptions;
 };
 
 export type Toolsets = Readonly<Record<ToolsetName, Toolset>>;
@@ -24,13 +27,14 @@ export function createToolsets(options: ToolsetOptions = {}): Toolsets {
   const filesReadOnly = [readFileTool, listFilesTool, searchFilesTool];
   const files = [readFileTool, writeFileTool, listFilesTool, searchFilesTool];
   const skills = [listSkillsTool, loadSkillTool];
+  const vision = [createVisionAnalyzeTool(options.vision)];
   const table: Record<ToolsetName, readonly Tool[]> = {
     terminal,
     files,
     'files-readonly': filesReadOnly,
     skills,
-    'service-webhook': [...terminal, ...filesReadOnly, ...skills],
-    default: [...terminal, ...files, ...skills],
+    'service-webhook': [...terminal, ...filesReadOnly, ...skills, ...vision],
+    default: [...terminal, ...files, ...skills, ...vision],
   };
   return Object.freeze(
     Object.fromEntries(TOOLSET_NAMES.map((name) => [name, Object.freeze({ name, tools: Object.freeze(table[name]) })])) as Record<

@@ -10,7 +10,7 @@ import { createAgentRuntime, ToolsetError } from '../../agent/runtime.js';
 import { configuredMain } from '../../agent/session-routes.js';
 import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
 import { findSession } from '../../agent/sessions/find-session.js';
-import type { ToolCall } from '../../domain/messages.js';
+import type { ContentPart, ToolCall } from '../../domain/messages.js';
 import type { Store } from '../../store/types.js';
 import { setMainModel } from '../../routing/assignments.js';
 import { redactText } from '../../log/redact.js';
@@ -19,9 +19,19 @@ import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 import { oneShotJson } from './chat-json.js';
 import { withWaiting } from './chat-waiting.js';
+import { loadChatImages, withImages } from './chat-images.js';
 import { parseSessionCommand, runSessionCommand } from './chat-session-commands.js';
 
-export type ChatOptions = { q?: string; json?: boolean; model?: string; provider?: string; session?: string; continueLast?: boolean };
+export type ChatOptions = {
+  q?: string;
+  json?: boolean;
+  model?: string;
+  provider?: string;
+  session?: string;
+  continueLast?: boolean;
+  /** Paths or URLs of images for the first message (-q's prompt, or the first line typed). */
+  images?: readonly string[];
+};
 
 /** Exit codes of a one-shot run, by how the turn stopped. */
 const STOP_EXIT: Readonly<Record<TurnResult['stopReason'], number>> = { done: 0, error: 1, max_iterations: 3, cancelled: 130 };
@@ -96,8 +106,13 @@ export async function chat(options: ChatOptions): Promise<number> {
   const { agent, store } = runtime;
   let session: AgentSession | undefined;
   try {
+    let images = await loadChatImages(options.images ?? [], runtime.vision);
     session = await openSession(agent, store, options, loaded.config);
-    if (oneShot) return await oneShotTurn(agent, session, options.q as string, options.json === true);
+    if (oneShot) {
+      const note = (line: string) => process.stderr.write(`  · ${line}\n`);
+      const prompt = await withImages(options.q as string, images, session.record, runtime.vision, note);
+      return await oneShotTurn(agent, session, prompt, options.json === true);
+    }
 
     rl = createInterface({ input: process.stdin, ...(tty ? { output: process.stdout } : {}), terminal: tty });
     lines = rl[Symbol.asyncIterator]();
@@ -136,7 +151,9 @@ export async function chat(options: ChatOptions): Promise<number> {
         process.stdout.write(`unknown command ${text.split(/\s/)[0]}; /help lists them\n`);
         continue;
       }
-      await interactiveTurn(agent, session, text, rl);
+      const message = images.length ? await withImages(text, images, session.record, runtime.vision, (l) => process.stdout.write(`  · ${l}\n`)) : text;
+      images = [];
+      await interactiveTurn(agent, session, message, rl);
     }
     process.stdout.write(`resume: iris chat --session ${session.record.id}\n`);
     return 0;
@@ -210,7 +227,7 @@ async function resumeOrFail(agent: Agent, id: string): Promise<AgentSession> {
   return resumed;
 }
 
-async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string, json: boolean): Promise<number> {
+async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string | readonly ContentPart[], json: boolean): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -233,7 +250,7 @@ async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string, 
   }
 }
 
-async function interactiveTurn(agent: Agent, session: AgentSession, text: string, rl: Interface): Promise<void> {
+async function interactiveTurn(agent: Agent, session: AgentSession, text: string | readonly ContentPart[], rl: Interface): Promise<void> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   rl.on('SIGINT', onSigint);

@@ -12,7 +12,8 @@ export function registerChat(program: Command, setExit: SetExitCode): void {
     .option('--provider <provider>', 'the provider for this run')
     .option('--session <id-or-title>', 'resume a session: its id, a unique id prefix (4+ characters), or its title')
     .option('-c, --continue', 'resume the most recent CLI session')
-    .action(async (options: { query?: string; json?: boolean; model?: string; provider?: string; session?: string; continue?: boolean }) => {
+    .option('--image <path-or-url>', 'attach an image (a file, an http(s) URL or a data: URL) to the first message; repeatable', (value: string, previous: string[] = []) => [...previous, value])
+    .action(async (options: { query?: string; json?: boolean; model?: string; provider?: string; session?: string; continue?: boolean; image?: string[] }) => {
       const { chat } = await import('../commands/chat.js');
       setExit(await chat({
         ...(options.query !== undefined ? { q: options.query } : {}),
@@ -21,6 +22,7 @@ export function registerChat(program: Command, setExit: SetExitCode): void {
         ...(options.provider ? { provider: options.provider } : {}),
         ...(options.session !== undefined ? { session: options.session } : {}),
         ...(options.continue ? { continueLast: true } : {}),
+        ...(options.image?.length ? { images: options.image } : {}),
       }));
     });
 
