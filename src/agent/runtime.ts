@@ -16,6 +16,7 @@ import { assessCommand } from './approval/patterns.js';
 import { buildApprovalPrompt, parseRiskScore } from './approval/risk-score.js';
 import { createToolsets, selectTools } from './tools/toolsets.js';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
+import type { Summarize } from './tools/web/web-extract.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
@@ -45,7 +46,13 @@ export class ToolsetError extends Error {}
 
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const { config, env, paths } = options;
-  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env } }));
+  // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
+  const summarizeWeb: Summarize = async (prompt, signal) => {
+    const result = await callModel('web_extract', { messages: [{ role: 'user', content: prompt }], maxOutputTokens: 1500, ...(signal ? { signal } : {}) }, approvalRoutes, routing);
+    return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+  };
+  const web = { env, allowPrivate: config.tools.web.allow_private, summarize: summarizeWeb };
+  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env }, web }));
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
   const store = options.store ?? (await openSqliteStore(paths.statePath));

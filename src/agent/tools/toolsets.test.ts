@@ -20,6 +20,7 @@ describe('createToolsets', () => {
       'search_files',
       'list_skills',
       'load_skill',
+      'web_extract',
     ]);
     for (const name of TOOLSET_NAMES) expect(toolsets[name].name).toBe(name);
   });

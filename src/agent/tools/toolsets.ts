@@ -8,6 +8,7 @@ import { writeFileTool } from './files/write-file.js';
 import { listSkillsTool, loadSkillTool } from './skills/skill-tools.js';
 import { createTerminalTool, type TerminalOptions } from './terminal/terminal.js';
 import type { Tool, Toolset } from './types.js';
+import { createWebExtractTool, type WebExtractOptions } from './web/web-extract.js';
 
 export const TOOLSET_NAMES = ['terminal', 'files', 'files-readonly', 'skills', 'service-webhook', 'default'] as const;
 
@@ -15,6 +16,7 @@ export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
 export type ToolsetOptions = {
   readonly terminal?: TerminalOptions;
+  readonly web?: WebExtractOptions;
 };
 
 export type Toolsets = Readonly<Record<ToolsetName, Toolset>>;
@@ -24,13 +26,14 @@ export function createToolsets(options: ToolsetOptions = {}): Toolsets {
   const filesReadOnly = [readFileTool, listFilesTool, searchFilesTool];
   const files = [readFileTool, writeFileTool, listFilesTool, searchFilesTool];
   const skills = [listSkillsTool, loadSkillTool];
+  const web = [createWebExtractTool(options.web)];
   const table: Record<ToolsetName, readonly Tool[]> = {
     terminal,
     files,
     'files-readonly': filesReadOnly,
     skills,
     'service-webhook': [...terminal, ...filesReadOnly, ...skills],
-    default: [...terminal, ...files, ...skills],
+    default: [...terminal, ...files, ...skills, ...web],
   };
   return Object.freeze(
     Object.fromEntries(TOOLSET_NAMES.map((name) => [name, Object.freeze({ name, tools: Object.freeze(table[name]) })])) as Record<
