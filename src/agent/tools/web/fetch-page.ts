@@ -37,7 +37,7 @@ export type WebClient = {
 };
 
 export function openWebClient(options: WebClientOptions): WebClient {
-  const connect = { timeout: options.timeoutMs, ...(options.allowPrivate ? {} : { lookup: createGuardedLookup(options.resolve) }) };
+  const connect = { timeout: options.timeoutMs, lookup: createGuardedLookup(options.resolve, { allowPrivate: options.allowPrivate }) };
   // Timers are ours (one deadline per page); undici's own are off.
   const common = { headersTimeout: 0, bodyTimeout: 0 };
   const direct = new Agent({ ...common, connect });
@@ -78,13 +78,13 @@ export function openWebClient(options: WebClientOptions): WebClient {
         const location = header(response.headers, 'location');
         const hop = decideHop(url, response.statusCode, location, redirects, options.maxRedirects);
         if (hop.kind !== 'done') {
-          response.body.destroy();
+          discard(response.body);
           if (hop.kind === 'error') return { ok: false, error: hop.message };
           url = hop.url;
           continue;
         }
         if (response.statusCode < 200 || response.statusCode > 299) {
-          response.body.destroy();
+          discard(response.body);
           return { ok: false, error: `HTTP ${response.statusCode}${STATUS_CODES[response.statusCode] ? ` ${STATUS_CODES[response.statusCode]}` : ''}` };
         }
         const read = await readCapped(response.body, header(response.headers, 'content-encoding'), header(response.headers, 'content-length'), options.maxBytes);
@@ -113,18 +113,24 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Drops a body we will not read; undici reports that as an abort, which nobody needs to hear. */
+function discard(stream: Readable): void {
+  stream.on('error', () => undefined);
+  stream.destroy();
+}
+
 type ReadResult = { readonly ok: true; readonly body: Uint8Array } | { readonly ok: false; readonly error: string };
 
 /** Reads the (decoded) body up to `maxBytes`; one byte more and reading stops, the socket is dropped. */
 async function readCapped(body: Readable, encoding: string | undefined, length: string | undefined, maxBytes: number): Promise<ReadResult> {
   const tooLarge = { ok: false, error: `the page is larger than ${formatBytes(maxBytes)} (reading stopped at the cap)` } as const;
   if (length !== undefined && Number(length) > maxBytes && !encoding) {
-    body.destroy();
+    discard(body);
     return tooLarge;
   }
   const decoder = decoderFor(encoding);
   if (decoder === null) {
-    body.destroy();
+    discard(body);
     return { ok: false, error: `unsupported content encoding "${encoding ?? ''}"` };
   }
   const stream: Readable = decoder ? body.pipe(decoder) : body;
@@ -138,8 +144,8 @@ async function readCapped(body: Readable, encoding: string | undefined, length: 
     }
   } finally {
     // Leaving the loop early (the cap) must not keep downloading.
-    body.destroy();
-    if (decoder) decoder.destroy();
+    discard(body);
+    if (decoder) discard(decoder);
   }
   return { ok: true, body: Buffer.concat(chunks) };
 }
@@ -166,5 +172,6 @@ function formatSeconds(ms: number): string {
 }
 
 function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 }

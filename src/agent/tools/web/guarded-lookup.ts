@@ -18,13 +18,14 @@ export class RefusedAddressError extends Error {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 export type ConnectLookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;
 
-export function createGuardedLookup(resolve: Resolver): ConnectLookup {
+/** With `allowPrivate` the answers are not judged, but still come from `resolve`. */
+export function createGuardedLookup(resolve: Resolver, guard: { readonly allowPrivate: boolean }): ConnectLookup {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {
         const family = typeof options.family === 'number' ? options.family : 0;
         // Every answer is checked, not only the family asked for: the socket may try any of them.
-        const decision = decideAddresses(hostname, found.map((a) => a.address));
+        const decision = guard.allowPrivate ? { ok: true as const } : decideAddresses(hostname, found.map((a) => a.address));
         if (!decision.ok) return callback(new RefusedAddressError(decision.reason), []);
         const usable = found.filter((a) => family === 0 || a.family === family);
         if (usable.length === 0) return callback(Object.assign(new Error(`${hostname}: no IPv${family} address`), { code: 'ENOTFOUND' }), []);
