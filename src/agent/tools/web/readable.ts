@@ -20,11 +20,14 @@ type MiniDocument = {
 };
 
 export async function htmlToMarkdown(html: string, pageUrl: string): Promise<ReadablePage> {
-  const [linkedom, { Readability }, { default: TurndownService }] = await Promise.all([
+  const [linkedom, readability, { default: TurndownService }] = await Promise.all([
     import('linkedom'),
     import('@mozilla/readability'),
     import('turndown'),
   ]);
+  // Readability is CommonJS: Node gives its exports as `default` (and, by static analysis, as
+  // names), the esbuild bundle as `default` only.
+  const { Readability } = (readability as unknown as { default: typeof readability }).default;
   const parse = (text: string) => (linkedom.parseHTML as unknown as (t: string) => { document: MiniDocument })(text).document;
   // Readability rewrites relative links against the document's base; linkedom has no URL of its
   // own, so the page's is given as a <base> (unless the page has one).
