@@ -46,7 +46,8 @@ export class ToolsetError extends Error {}
 
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const { config, env, paths } = options;
-  // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
+  // web_extract's long pages go to its slot, over the same process-wide routes as approval's
+  // (`approvalRoutes` and `routing` below: a tool runs only once the runtime is built).
   const summarizeWeb: Summarize = async (prompt, signal) => {
     const result = await callModel('web_extract', { messages: [{ role: 'user', content: prompt }], maxOutputTokens: 1500, ...(signal ? { signal } : {}) }, approvalRoutes, routing);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };

@@ -64,8 +64,9 @@ export function openWebClient(options: WebClientOptions): WebClient {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
     const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
+    let redirects = 0;
     try {
-      for (let redirects = 0; ; redirects++) {
+      for (; ; redirects++) {
         const proxyUrl = proxyFor(url, options.proxy);
         const host = decideHost(url.hostname, { allowPrivate: options.allowPrivate, viaProxy: proxyUrl !== undefined });
         if (host.action === 'refuse') return { ok: false, error: redirects > 0 ? `redirected to ${url.href}: ${host.reason}` : host.reason };
@@ -94,7 +95,8 @@ export function openWebClient(options: WebClientOptions): WebClient {
     } catch (err) {
       if (deadline.signal.aborted) return { ok: false, error: `timed out: no complete page within ${formatSeconds(options.timeoutMs)}` };
       if (outer?.aborted) return { ok: false, error: 'cancelled' };
-      return { ok: false, error: describeNetworkError(err) };
+      const error = describeNetworkError(err);
+      return { ok: false, error: redirects > 0 && error.startsWith('refused: ') ? `redirected to ${url.href}: ${error}` : error };
     } finally {
       clearTimeout(timer);
     }

@@ -197,6 +197,21 @@ describe('web_extract refusing local addresses (allow_private false, the default
     expect(site.requests).toEqual([{ path: '/start', host: 'public.iris-test.invalid' }]);
   });
 
+  it('checks a redirect to a name after resolving it, when that name bypasses the proxy', async () => {
+    proxy = await startConnectProxy(site.port);
+    site.serve('/start', { kind: 'redirect', location: `http://intranet.corp.iris-test:${site.port}/secret` });
+    site.serve('/secret', { kind: 'page', contentType: 'text/plain', body: 'secret' });
+    const resolve = resolverTo('10.20.30.40', '127.0.0.1');
+    const result = await run({ urls: ['http://public.iris-test.invalid/start'] }, { env: { HTTP_PROXY: proxy.url, NO_PROXY: 'corp.iris-test' }, resolve });
+    expect(result).toEqual({
+      ok: false,
+      content: `Source: http://public.iris-test.invalid/start\nError: redirected to http://intranet.corp.iris-test:${site.port}/secret: refused: intranet.corp.iris-test (10.20.30.40) is not a public address (private); set tools.web.allow_private: true to allow it`,
+    });
+    expect(resolve.asked).toEqual(['intranet.corp.iris-test']);
+    expect(proxy.targets).toEqual(['public.iris-test.invalid:80']);
+    expect(site.requests.map((r) => r.path)).toEqual(['/start']);
+  });
+
   it('a host in NO_PROXY bypasses the proxy and gets the full check again', async () => {
     proxy = await startConnectProxy(site.port);
     const resolve = resolverTo('127.0.0.1');
