@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyContentType, decodeText } from './content-type.js';
+import { classifyContentType, decodeText, sniffHtmlCharset } from './content-type.js';
 
 describe('classifyContentType', () => {
   it.each([
-    ['text/html', { kind: 'html', charset: 'utf-8' }],
-    ['text/html; charset=ISO-8859-1', { kind: 'html', charset: 'iso-8859-1' }],
-    ['application/xhtml+xml;charset="utf-8"', { kind: 'html', charset: 'utf-8' }],
-    [undefined, { kind: 'html', charset: 'utf-8' }],
+    ['text/html', { kind: 'html', charset: 'utf-8', declared: false }],
+    ['text/html; charset=ISO-8859-1', { kind: 'html', charset: 'iso-8859-1', declared: true }],
+    ['application/xhtml+xml;charset="utf-8"', { kind: 'html', charset: 'utf-8', declared: true }],
+    [undefined, { kind: 'html', charset: 'utf-8', declared: false }],
     ['text/plain; charset=utf-8', { kind: 'text', charset: 'utf-8' }],
     ['TEXT/PLAIN', { kind: 'text', charset: 'utf-8' }],
     ['text/markdown', { kind: 'text', charset: 'utf-8' }],
@@ -25,5 +25,18 @@ describe('decodeText', () => {
   it('decodes in the page charset, and falls back to UTF-8 for unknown labels', () => {
     expect(decodeText(Uint8Array.from([0x63, 0x61, 0x66, 0xe9]), 'iso-8859-1')).toBe('café');
     expect(decodeText(new TextEncoder().encode('café'), 'no-such-charset')).toBe('café');
+  });
+});
+
+describe('sniffHtmlCharset', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it.each([
+    ['<html><head><meta charset="windows-1252"><title>x</title>', 'windows-1252'],
+    ["<meta http-equiv='Content-Type' content='text/html; charset=ISO-8859-1'>", 'iso-8859-1'],
+    ['<META CHARSET=Shift_JIS>', 'shift_jis'],
+    ['<html><head><title>no charset</title></head>', undefined],
+    [`${' '.repeat(1100)}<meta charset="koi8-r">`, undefined],
+  ])('%s → %s', (html, expected) => {
+    expect(sniffHtmlCharset(bytes(html))).toBe(expected);
   });
 });

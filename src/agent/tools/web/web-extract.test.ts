@@ -78,6 +78,13 @@ describe('web_extract reading pages (allow_private, to reach the local site)', (
     });
   });
 
+  it('decodes an HTML page in the charset its <meta> names when the header names none', async () => {
+    const html = `<html><head><meta charset="iso-8859-1"><title>Caf\u00e9</title></head><body><article><p>${'Le caf\u00e9 du port ouvre \u00e0 six heures. '.repeat(12)}</p></article></body></html>`;
+    site.serve('/latin1', { kind: 'page', contentType: 'text/html', body: Buffer.from(html, 'latin1') });
+    const result = await run({ urls: [`${site.url}/latin1`] }, allowed);
+    expect(result.content).toContain('Le café du port ouvre à six heures.');
+  });
+
   it('reads a gzip-encoded page', async () => {
     site.serve('/z', { kind: 'page', contentType: 'text/plain', body: gzipSync('squeezed text'), headers: { 'content-encoding': 'gzip' } });
     expect(await run({ urls: [`${site.url}/z`] }, allowed)).toEqual({ ok: true, content: `Source: ${site.url}/z\n\nsqueezed text` });

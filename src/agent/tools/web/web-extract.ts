@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import type { Env } from '../../../config/home.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../types.js';
-import { classifyContentType, decodeText } from './content-type.js';
+import { classifyContentType, decodeText, sniffHtmlCharset } from './content-type.js';
 import type { FetchedPage, WebClient } from './fetch-page.js';
 import { formatOutcomes, type PageOutcome } from './format-result.js';
 import type { Resolver } from './guarded-lookup.js';
@@ -113,7 +113,8 @@ type Text = { readonly ok: true; readonly text: string; readonly title?: string 
 async function readableText(page: FetchedPage): Promise<Text> {
   const kind = classifyContentType(page.contentType);
   if (kind.kind === 'other') return { ok: false, error: `not text: the page is ${kind.mediaType}` };
-  const decoded = decodeText(page.body, kind.charset);
+  const charset = kind.kind === 'html' && !kind.declared ? (sniffHtmlCharset(page.body) ?? kind.charset) : kind.charset;
+  const decoded = decodeText(page.body, charset);
   if (kind.kind === 'text') {
     return decoded.trim() ? { ok: true, text: decoded.trim() } : { ok: false, error: 'the page is empty' };
   }
