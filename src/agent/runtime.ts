@@ -20,6 +20,7 @@ import { createVisionAsk, visionDownloadTimeoutMs } from './vision-slot.js';
 import { dispatcherFor, resolveProxySettings } from '../providers/wire/network.js';
 import type { Dispatcher } from 'undici';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
+import type { Summarize } from './tools/web/web-extract.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
@@ -67,7 +68,13 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     downloadTimeoutMs: visionDownloadTimeoutMs(config),
     dispatcher: dispatcherFor(resolveProxySettings(env), VISION_CONNECT_MS),
   };
-  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env }, vision }));
+  // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
+  const summarizeWeb: Summarize = async (prompt, signal) => {
+    const result = await callModel('web_extract', { messages: [{ role: 'user', content: prompt }], maxOutputTokens: 1500, ...(signal ? { signal } : {}) }, approvalRoutes, routing);
+    return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+  };
+  const web = { env, allowPrivate: config.tools.web.allow_private, summarize: summarizeWeb };
+  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env }, vision, web }));
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
   const store = options.store ?? (await openSqliteStore(paths.statePath));

@@ -165,6 +165,11 @@ export const configSchema = z.looseObject({
     }),
     {},
   ),
+  /** web_extract: `allow_private` lets it read pages on private, loopback and link-local addresses. */
+  tools: z.prefault(
+    z.looseObject({ web: z.prefault(z.looseObject({ allow_private: z._default(z.boolean(), false) }), {}) }),
+    {},
+  ),
   /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
   network: z.prefault(
     z.looseObject({

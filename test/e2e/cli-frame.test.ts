@@ -135,6 +135,19 @@ describe('lazy loading', () => {
     expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
   });
 
+  // Every chat builds the web_extract tool, but only a call to it loads the HTML libraries.
+  it.each(['linkedom', '@mozilla/readability', 'turndown'])('%s sits in chunks that nothing imports statically', async (pkg) => {
+    const meta = JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }>;
+    };
+    const outputs = Object.entries(meta.outputs);
+    const chunks = outputs.filter(([, out]) => Object.keys(out.inputs).some((path) => path.includes(`node_modules/${pkg}/`))).map(([name]) => name);
+    expect(chunks.length).toBeGreaterThan(0);
+    const importers = outputs.flatMap(([name, out]) => out.imports.filter((i) => chunks.includes(i.path) && !chunks.includes(name)).map((i) => `${name} ${i.kind}`));
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((line) => !line.endsWith(' dynamic-import'))).toEqual([]);
+  });
+
   // A gateway with metrics off never loads prom-client: its chunk is reached by a dynamic import only.
   it('prom-client sits in a chunk that nothing imports statically', async () => {
     const meta = JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as {

@@ -11,7 +11,7 @@ describe('createToolsets', () => {
     expect(names('files')).toEqual(['read_file', 'write_file', 'list_files', 'search_files']);
     expect(names('files-readonly')).toEqual(['read_file', 'list_files', 'search_files']);
     expect(names('skills')).toEqual(['list_skills', 'load_skill']);
-    expect(names('service-webhook')).toEqual(['run_command', 'read_file', 'list_files', 'search_files', 'list_skills', 'load_skill', 'vision_analyze']);
+    expect(names('service-webhook')).toEqual(['run_command', 'read_file', 'list_files', 'search_files', 'list_skills', 'load_skill', 'vision_analyze', 'web_extract']);
     expect(names('default')).toEqual([
       'run_command',
       'read_file',
@@ -21,6 +21,7 @@ describe('createToolsets', () => {
       'list_skills',
       'load_skill',
       'vision_analyze',
+      'web_extract',
     ]);
     for (const name of TOOLSET_NAMES) expect(toolsets[name].name).toBe(name);
   });

@@ -9,6 +9,7 @@ import { listSkillsTool, loadSkillTool } from './skills/skill-tools.js';
 import { createTerminalTool, type TerminalOptions } from './terminal/terminal.js';
 import type { Tool, Toolset } from './types.js';
 import { createVisionAnalyzeTool, type VisionToolOptions } from './vision/vision-analyze.js';
+import { createWebExtractTool, type WebExtractOptions } from './web/web-extract.js';
 
 export const TOOLSET_NAMES = ['terminal', 'files', 'files-readonly', 'skills', 'service-webhook', 'default'] as const;
 
@@ -18,6 +19,7 @@ export type ToolsetOptions = {
   readonly terminal?: TerminalOptions;
   /** How vision_analyze asks the vision slot; without it the tool answers that the slot is not wired. */
   readonly vision?: VisionToolOptions;
+  readonly web?: WebExtractOptions;
 };
 
 export type Toolsets = Readonly<Record<ToolsetName, Toolset>>;
@@ -28,13 +30,14 @@ export function createToolsets(options: ToolsetOptions = {}): Toolsets {
   const files = [readFileTool, writeFileTool, listFilesTool, searchFilesTool];
   const skills = [listSkillsTool, loadSkillTool];
   const vision = [createVisionAnalyzeTool(options.vision)];
+  const web = [createWebExtractTool(options.web)];
   const table: Record<ToolsetName, readonly Tool[]> = {
     terminal,
     files,
     'files-readonly': filesReadOnly,
     skills,
-    'service-webhook': [...terminal, ...filesReadOnly, ...skills, ...vision],
-    default: [...terminal, ...files, ...skills, ...vision],
+    'service-webhook': [...terminal, ...filesReadOnly, ...skills, ...vision, ...web],
+    default: [...terminal, ...files, ...skills, ...vision, ...web],
   };
   return Object.freeze(
     Object.fromEntries(TOOLSET_NAMES.map((name) => [name, Object.freeze({ name, tools: Object.freeze(table[name]) })])) as Record<
