@@ -16,6 +16,7 @@ import { assessCommand } from './approval/patterns.js';
 import { buildApprovalPrompt, parseRiskScore } from './approval/risk-score.js';
 import { createToolsets, selectTools } from './tools/toolsets.js';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
+import { createMcpRuntime } from '../mcp/runtime.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
@@ -75,6 +76,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return decision;
   };
 
+  // MCP servers start on the first message that needs their tools, not here.
+  const mcp = createMcpRuntime(config, routing.log);
   const agent = createAgent({
     store,
     config,
@@ -86,6 +89,11 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     workspaceRoot: workspace,
     approve,
     ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(mcp ? { turnTools: mcp.turnTools } : {}),
   });
-  return { agent, store, workspace, close: () => (options.store ? Promise.resolve() : store.close()) };
+  const close = async () => {
+    await mcp?.manager.close();
+    if (!options.store) await store.close();
+  };
+  return { agent, store, workspace, close };
 }
