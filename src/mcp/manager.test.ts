@@ -79,6 +79,22 @@ describe('the MCP manager', () => {
     expect(listing.errors[0]?.error).toContain('refusing to start');
   });
 
+  it('skips a tool whose model-facing name would repeat another', async () => {
+    const info = (name: string) => ({ name, description: '', inputSchema: { type: 'object' }, readOnly: false });
+    manager = createMcpManager({
+      servers: [stdioServer()],
+      timeoutMs: 1000,
+      connect: () =>
+        Promise.resolve({
+          ok: true,
+          connection: { tools: [info('a.b'), info('a_b')], alive: () => true, call: () => Promise.resolve({ kind: 'failed', error: 'x' }), close: () => Promise.resolve() },
+        }),
+    });
+    const listing = await manager.listTools();
+    expect(listing.tools.map((t) => [t.info.name, t.exposedName])).toEqual([['a.b', 'mcp__fake__a_b']]);
+    expect(listing.errors).toEqual([{ server: 'fake', error: 'tool "a_b" is skipped: its name reads as mcp__fake__a_b, like another tool\'s' }]);
+  });
+
   it('speaks streamable HTTP', async () => {
     child = spawn(process.execPath, [FAKE, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const url = await new Promise<string>((resolve) => {

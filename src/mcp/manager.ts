@@ -84,13 +84,22 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       const results = await Promise.all(enabled.map(async (server) => ({ server, result: await ensure(server.name) })));
       const tools: McpAvailableTool[] = [];
       const errors: McpServerProblem[] = [];
+      const seen = new Set<string>();
       for (const { server, result } of results) {
         if (!result.ok) {
           errors.push({ server: server.name, error: result.error });
           continue;
         }
         for (const info of result.connection.tools) {
-          if (keepsTool(server, info.name)) tools.push({ server: server.name, exposedName: exposedToolName(server.name, info.name), info });
+          if (!keepsTool(server, info.name)) continue;
+          const exposedName = exposedToolName(server.name, info.name);
+          // `a.b` and `a_b` both read `a_b` to the model: the first keeps the name.
+          if (seen.has(exposedName)) {
+            errors.push({ server: server.name, error: `tool "${info.name}" is skipped: its name reads as ${exposedName}, like another tool's` });
+            continue;
+          }
+          seen.add(exposedName);
+          tools.push({ server: server.name, exposedName, info });
         }
       }
       return { tools, errors };

@@ -50,6 +50,14 @@ describe('tool names and filters', () => {
     expect(exposedToolName('gh', 'create_issue')).toBe('mcp__gh__create_issue');
     expect(exposedToolName('fs', 'files.read/all')).toBe('mcp__fs__files_read_all');
   });
+
+  it('cuts a name longer than 64 characters and tells two long names apart by a hash', () => {
+    const one = exposedToolName('server', 'x'.repeat(80));
+    const two = exposedToolName('server', `${'x'.repeat(79)}y`);
+    expect(one).toHaveLength(64);
+    expect(one).toMatch(/^mcp__server__x+_[0-9a-f]{8}$/);
+    expect(two).not.toBe(one);
+  });
 });
 
 describe('mapMcpResult', () => {

@@ -1,5 +1,6 @@
 // Which MCP servers config.yaml declares and how each is reached: `command` means a child process
 // spoken to over stdio, `url` a streamable-HTTP endpoint. Pure: no server is started here.
+import { createHash } from 'node:crypto';
 import type { Config, McpServerConfig } from '../config/schema.js';
 
 export type McpTransportSpec =
@@ -71,13 +72,19 @@ export function keepsTool(server: Pick<McpServer, 'include' | 'exclude'>, tool: 
 }
 
 const PREFIX = 'mcp__';
+/** The longest tool name OpenAI-style APIs accept. */
+export const MAX_TOOL_NAME = 64;
 
 /**
- * The name the model sees. Providers accept `[A-Za-z0-9_-]` in tool names, and MCP tool names may
- * hold dots or slashes, so anything else becomes `_`; the server name is already restricted.
+ * The name the model sees. Providers accept `[A-Za-z0-9_-]` in tool names, at most 64 of them, and
+ * MCP tool names may hold dots or slashes, so anything else becomes `_`, and a longer name is cut
+ * and ends with a hash of the whole, so two long names stay apart. The server name is restricted.
  */
 export function exposedToolName(server: string, tool: string): string {
-  return `${PREFIX}${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const name = `${PREFIX}${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  if (name.length <= MAX_TOOL_NAME) return name;
+  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_TOOL_NAME - 9)}_${hash}`;
 }
 
 export function isMcpToolName(name: string): boolean {
