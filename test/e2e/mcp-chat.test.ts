@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
-import { makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
+import { makeTempDir, REPO_ROOT, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
 
 const FAKE_MCP = join(REPO_ROOT, 'test/fakes/mcp-server.mjs');
 
@@ -136,5 +136,27 @@ describe('MCP tools in iris chat', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'Done.\n' });
     expect(toolMessages(mainBodies()[1])).toEqual(['tool not run: approval_mode manual: no one to ask in an unattended run', 'peeked']);
     expect(await calls()).toEqual(['peek']);
+  });
+
+  it('asks the user in the REPL before an MCP tool runs, showing the tool and its arguments', async () => {
+    await configure({ approval: 'manual' });
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'mcp__fake__echo', arguments: { text: 'allowed' } }] }, { kind: 'text', deltas: ['Echoed.'] });
+    const result = await runIrisWithInput(['chat'], 'echo it\ny\n', { home, env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`  ? run \`mcp__fake__echo {"text":"allowed"}\` in ${workspace} [y/N] `);
+    expect(toolMessages(mainBodies()[1])).toEqual(['echo: allowed']);
+    expect(await calls()).toEqual(['echo']);
+  });
+
+  it('under approval_mode smart, lets the approval slot score an MCP call', async () => {
+    await configure({ approval: 'smart', extra: 'auxiliary:\n  approval: { provider: openai, model: judge-m }\n' });
+    fake.script('judge-m', { kind: 'text', deltas: ['{"risk":"high","reason":"writes outside"}'] });
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'mcp__fake__echo', arguments: { text: 'judged' } }] }, { kind: 'text', deltas: ['No.'] });
+    const result = await runIris(['chat', '-q', 'echo it'], { home, env: env() });
+    expect(result).toMatchObject({ code: 0, stdout: 'No.\n' });
+    const judged = bodies().find((b) => b.model === 'judge-m');
+    expect(judged?.messages[0]?.content).toContain(`Command (JSON string): ${JSON.stringify('mcp__fake__echo {"text":"judged"}')}`);
+    expect(toolMessages(mainBodies()[1])[0]).toMatch(/^tool not run: approval_mode smart: approval model: high risk: writes outside/);
+    expect(await calls()).toEqual([]);
   });
 });
