@@ -2,6 +2,7 @@
 // streamable-HTTP endpoint. The SDK is imported when a connection is made, never at start-up: most
 // commands never talk to an MCP server, and it costs tens of milliseconds to load.
 import { errorMessage } from '../domain/error-message.js';
+import { redactText } from '../log/redact.js';
 import { VERSION } from '../version.js';
 import type { McpServer } from './servers.js';
 import type { McpCallAnswer } from './tool-result.js';
@@ -79,7 +80,8 @@ export async function connectMcpServer(server: McpServer, timeoutMs: number): Pr
   client.onclose = () => {
     closed = true;
   };
-  const withStderr = (message: string) => (stderrTail.trim() ? `${message}; stderr: ${stderrTail.trim().split('\n').slice(-5).join(' | ')}` : message);
+  // The server's stderr reaches the model and the log: credential-shaped text is taken out first.
+  const withStderr = (message: string) => (stderrTail.trim() ? `${message}; stderr: ${redactText(stderrTail.trim().split('\n').slice(-5).join(' | '))}` : message);
 
   let tools: McpToolInfo[];
   try {
