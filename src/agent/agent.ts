@@ -43,6 +43,15 @@ export type AgentDeps = {
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Added to the system prompt (a webhook run's rules and its skill). */
   readonly instructions?: string;
+  /**
+   * Tools that depend on the user message (MCP: the servers' tools, or the `mcp` slot's choice of
+   * them), added to `tools` for that turn. `ask` calls the slot; its usage is the session's.
+   */
+  readonly turnTools?: (
+    userText: string,
+    ask: (system: string, messages: readonly Message[], maxOutputTokens: number) => Promise<{ ok: true; text: string } | { ok: false; error: string }>,
+    notice: (text: string) => void,
+  ) => Promise<readonly Tool[]>;
 };
 
 export type AgentSession = {
@@ -83,7 +92,6 @@ type UsageTally = { total: TurnUsage };
 export class NoMainModelError extends Error {}
 
 export function createAgent(deps: AgentDeps) {
-  const toolsByName = new Map(deps.tools.map((tool) => [tool.definition.name, tool]));
   const definitions = deps.tools.map((tool) => tool.definition);
 
   async function recordUsage(session: AgentSession, task: SlotId, report: TaskReport, usage: Usage | undefined, tally: UsageTally): Promise<void> {
@@ -174,7 +182,7 @@ export function createAgent(deps: AgentDeps) {
     events.onNotice?.(`title: ${title}`);
   }
 
-  async function runTool(call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents): Promise<Message> {
+  async function runTool(toolsByName: ReadonlyMap<string, Tool>, call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents): Promise<Message> {
     events.onToolStart?.(call);
     const tool = toolsByName.get(call.name);
     let result: ToolResult;
@@ -193,11 +201,11 @@ export function createAgent(deps: AgentDeps) {
   }
 
   /** Read-only calls next to each other run together; anything that changes things runs alone. */
-  async function runTools(calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents): Promise<Message[]> {
+  async function runTools(toolsByName: ReadonlyMap<string, Tool>, calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents): Promise<Message[]> {
     const results: Message[] = [];
     let batch: ToolCall[] = [];
     const flush = async () => {
-      results.push(...(await Promise.all(batch.map((call) => runTool(call, signal, events)))));
+      results.push(...(await Promise.all(batch.map((call) => runTool(toolsByName, call, signal, events)))));
       batch = [];
     };
     for (const call of calls) {
@@ -206,7 +214,7 @@ export function createAgent(deps: AgentDeps) {
         continue;
       }
       await flush();
-      results.push(await runTool(call, signal, events));
+      results.push(await runTool(toolsByName, call, signal, events));
     }
     await flush();
     return results;
@@ -228,7 +236,23 @@ export function createAgent(deps: AgentDeps) {
     await deps.store.updateSession(session.record.id, { status: 'running' });
     await append(session, { role: 'user', content: userText });
     const untitledAtStart = session.record.title === null;
-    const system = systemPrompt(deps.workspaceRoot, definitions, deps.instructions);
+    const turnTools = deps.turnTools
+      ? [
+          ...deps.tools,
+          ...(await deps.turnTools(
+            userText,
+            async (system, messages, maxOutputTokens) => {
+              const result = await callModel('mcp', { system, messages, maxOutputTokens }, session.snapshot, deps.routing);
+              await recordUsage(session, 'mcp', result.report, result.ok ? result.usage : undefined, tally);
+              return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+            },
+            (notice) => events.onNotice?.(notice),
+          )),
+        ]
+      : deps.tools;
+    const toolsByName = new Map(turnTools.map((tool) => [tool.definition.name, tool]));
+    const turnDefinitions = turnTools.map((tool) => tool.definition);
+    const system = systemPrompt(deps.workspaceRoot, turnDefinitions, deps.instructions);
     let text = '';
     let iterations = 0;
     const finish = async (result: Omit<TurnResult, 'usage' | 'served'>): Promise<TurnResult> => {
@@ -244,7 +268,7 @@ export function createAgent(deps: AgentDeps) {
       let usage: Usage | undefined;
       let error: ModelError | undefined;
       events.onModelCall?.();
-      const stream = streamTask('main', { system, messages: session.messages, tools: definitions, ...(signal ? { signal } : {}) }, session.snapshot, deps.routing);
+      const stream = streamTask('main', { system, messages: session.messages, tools: turnDefinitions, ...(signal ? { signal } : {}) }, session.snapshot, deps.routing);
       let step = await stream.next();
       while (!step.done) {
         const event = step.value;
@@ -266,7 +290,7 @@ export function createAgent(deps: AgentDeps) {
       }
       await append(session, { role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
       if (next.kind === 'stop') return finish({ stopReason: next.reason, text, iterations });
-      const results = await runTools(calls, signal, events);
+      const results = await runTools(toolsByName, calls, signal, events);
       await append(session, ...results);
       const then = afterTools({ aborted: signal?.aborted === true, iterations, maxIterations: deps.config.agent.max_iterations });
       if (then.kind === 'stop') {

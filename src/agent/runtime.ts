@@ -21,6 +21,7 @@ import { dispatcherFor, resolveProxySettings } from '../providers/wire/network.j
 import type { Dispatcher } from 'undici';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
 import type { Summarize } from './tools/web/web-extract.js';
+import { createMcpRuntime } from '../mcp/runtime.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
@@ -101,6 +102,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return decision;
   };
 
+  // MCP servers start on the first message that needs their tools, not here.
+  const mcp = createMcpRuntime(config, routing.log);
   const agent = createAgent({
     store,
     config,
@@ -112,6 +115,11 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     workspaceRoot: workspace,
     approve,
     ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(mcp ? { turnTools: mcp.turnTools } : {}),
   });
-  return { agent, store, workspace, vision, close: () => (options.store ? Promise.resolve() : store.close()) };
+  const close = async () => {
+    await mcp?.manager.close();
+    if (!options.store) await store.close();
+  };
+  return { agent, store, workspace, vision, close };
 }

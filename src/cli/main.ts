@@ -23,6 +23,7 @@ import { registerAuth } from './groups/auth.js';
 import { registerDoctor } from './groups/doctor.js';
 import { registerModel } from './groups/model.js';
 import { registerStore } from './groups/store.js';
+import { registerMcp } from './groups/mcp.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -40,6 +41,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerAuth,
   registerDoctor,
   registerModel,
+  registerMcp,
 ];
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */

@@ -126,6 +126,23 @@ const webhookPlatform = z.prefault(
   {},
 );
 
+// MCP servers (docs/mcp.md): `command` (stdio) or `url` (streamable HTTP); which one is decided
+// when the servers are resolved (src/mcp/servers.ts), so a bad entry is one skipped server.
+export const MCP_SERVER_NAME_PATTERN = describePattern(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - (at most 64)');
+
+export const mcpServerSchema = z.looseObject({
+  command: z.optional(nonEmpty()),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
+  cwd: z.optional(z.string()),
+  url: z.optional(z.url()),
+  headers: z.optional(z.record(z.string(), z.string())),
+  enabled: z._default(z.boolean(), true),
+  tools: z.optional(
+    z.looseObject({ include: z.optional(z.array(nonEmpty())), exclude: z.optional(z.array(nonEmpty())) }),
+  ),
+});
+
 export const configSchema = z.looseObject({
   /** `''` means not configured; `iris setup` / `iris model` replace it with a mapping. */
   model: z._default(z.union([z.literal(''), modelMapping]), ''),
@@ -157,6 +174,16 @@ export const configSchema = z.looseObject({
     }),
     {},
   ),
+  mcp_servers: z._default(z.record(z.string().check(z.regex(MCP_SERVER_NAME_PATTERN)), mcpServerSchema), emptyMap),
+  mcp: z.prefault(
+    z.looseObject({
+      /** Seconds one MCP tool call (or a server's start) may take. */
+      timeout: z._default(seconds(), 60),
+      /** Above this many MCP tools, the `mcp` slot picks the ones offered for each user message. */
+      max_tools: z._default(z.int().check(z.positive(), z.lte(1000)), 24),
+    }),
+    {},
+  ),
   /** agent.log and gateway.log are rotated by size: `<name>.log.1` … `<name>.log.<keep>`. */
   logging: z.prefault(
     z.looseObject({
@@ -185,6 +212,7 @@ export type Config = z.output<typeof configSchema>;
 export type ModelMapping = z.output<typeof modelMapping>;
 export type FallbackEntry = z.output<typeof fallbackEntry>;
 export type WebhookRoute = z.output<typeof webhookRouteSchema>;
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
 /**
  * Words for the `(allowed: …)` part of a problem, where the schema alone would not say what a
@@ -203,4 +231,5 @@ export const ALLOWED_TEXT: ReadonlyArray<{ path: string; kind: 'key' | 'value'; 
     kind: 'key',
     text: 'route names made of lowercase letters, digits, _ and - (at most 64)',
   },
+  { path: 'mcp_servers.*', kind: 'key', text: 'server names made of letters, digits, _ and - (at most 64)' },
 ];

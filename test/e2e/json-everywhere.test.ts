@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -58,6 +58,11 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['doctor', ['--offline']],
   ['sessions delete', ['$SESSION', '--yes']],
   ['sessions prune', ['--older-than', '0s', '--yes']],
+  ['mcp add', ['fake', process.execPath, join(REPO_ROOT, 'test/fakes/mcp-server.mjs')]],
+  ['mcp list', []],
+  ['mcp tools', []],
+  ['mcp test', ['fake']],
+  ['mcp remove', ['fake']],
 ];
 
 let dir: string;
