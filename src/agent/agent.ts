@@ -240,7 +240,8 @@ export function createAgent(deps: AgentDeps) {
       ? [
           ...deps.tools,
           ...(await deps.turnTools(
-            userText,
+            // The MCP slot chooses tools from the words of the message; image parts say nothing to it.
+            typeof userText === 'string' ? userText : userText.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'),
             async (system, messages, maxOutputTokens) => {
               const result = await callModel('mcp', { system, messages, maxOutputTokens }, session.snapshot, deps.routing);
               await recordUsage(session, 'mcp', result.report, result.ok ? result.usage : undefined, tally);
