@@ -21,7 +21,7 @@ import { dispatcherFor, resolveProxySettings } from '../providers/wire/network.j
 import type { Dispatcher } from 'undici';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
 import type { Summarize } from './tools/web/web-extract.js';
-import { createMcpRuntime } from '../mcp/runtime.js';
+import { createMcpRuntime } from './tools/mcp/runtime.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;

@@ -127,7 +127,7 @@ const webhookPlatform = z.prefault(
 );
 
 // MCP servers (docs/mcp.md): `command` (stdio) or `url` (streamable HTTP); which one is decided
-// when the servers are resolved (src/mcp/servers.ts), so a bad entry is one skipped server.
+// when the servers are resolved (src/agent/tools/mcp/servers.ts), so a bad entry is one skipped server.
 export const MCP_SERVER_NAME_PATTERN = describePattern(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - (at most 64)');
 
 export const mcpServerSchema = z.looseObject({

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpManager, type McpManager } from './manager.js';
 import type { McpServer } from './servers.js';
 
-const FAKE = join(import.meta.dirname, '../../test/fakes/mcp-server.mjs');
+const FAKE = join(import.meta.dirname, '../../../../test/fakes/mcp-server.mjs');
 
 function stdioServer(env: Record<string, string> = {}, extra: Partial<McpServer> = {}): McpServer {
   return { name: 'fake', enabled: true, transport: { kind: 'stdio', command: process.execPath, args: [FAKE], env }, ...extra };

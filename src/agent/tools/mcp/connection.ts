@@ -1,9 +1,9 @@
 // One live connection to one MCP server, through the official SDK: a child process over stdio or a
 // streamable-HTTP endpoint. The SDK is imported when a connection is made, never at start-up: most
 // commands never talk to an MCP server, and it costs tens of milliseconds to load.
-import { errorMessage } from '../domain/error-message.js';
-import { redactText } from '../log/redact.js';
-import { VERSION } from '../version.js';
+import { errorMessage } from '../../../domain/error-message.js';
+import { redactText } from '../../../log/redact.js';
+import { VERSION } from '../../../version.js';
 import type { McpServer } from './servers.js';
 import type { McpCallAnswer } from './tool-result.js';
 

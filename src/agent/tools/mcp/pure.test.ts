@@ -1,6 +1,6 @@
 // The pure parts of MCP: server resolution, tool names, result mapping, the slot's answer.
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../config/validate.js';
+import { validateConfig } from '../../../config/validate.js';
 import { buildServerEntry } from './server-entry.js';
 import { exposedToolName, keepsTool, resolveMcpServers } from './servers.js';
 import { buildMcpSelectionPrompt, parseMcpSelection } from './select.js';

@@ -1,6 +1,6 @@
 // The MCP part of an agent runtime: the manager for the config's enabled servers and the per-turn
 // tool chooser. None when no server is enabled, so a run without MCP pays nothing for it.
-import type { Config } from '../config/schema.js';
+import type { Config } from '../../../config/schema.js';
 import { createMcpManager, type McpManager } from './manager.js';
 import { resolveMcpServers, type McpServerProblem } from './servers.js';
 import { createMcpTurnTools, type McpTurnLog, type McpTurnTools } from './turn-tools.js';

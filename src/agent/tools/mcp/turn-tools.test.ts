@@ -1,6 +1,6 @@
 // The per-message tool list and the approval gate, over a manager that starts nothing.
 import { describe, expect, it } from 'vitest';
-import { APPROVED, makeContext } from '../agent/tools/test-support.js';
+import { APPROVED, makeContext } from '../test-support.js';
 import type { McpAvailableTool, McpManager } from './manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { createMcpTurnTools, type AskMcpSlot, type SlotAnswer } from './turn-tools.js';

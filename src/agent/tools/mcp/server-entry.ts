@@ -1,6 +1,6 @@
 // `iris mcp add`'s options as a `mcp_servers.<name>` entry, and a server as the rows `iris mcp
 // list` prints. Pure. Header and env values are never shown: they often hold tokens.
-import { MCP_SERVER_NAME_PATTERN } from '../config/schema.js';
+import { MCP_SERVER_NAME_PATTERN } from '../../../config/schema.js';
 import type { McpServer } from './servers.js';
 
 export type AddOptions = {

@@ -2,8 +2,8 @@
 // `mcp.max_tools`, the ones the `mcp` slot chooses for this message. A slot that cannot give a
 // usable answer (after one request to fix it) leaves the first `max_tools` tools in listing order,
 // with a notice: the turn goes on, as skill search falls back to its prefilter order.
-import type { Tool } from '../agent/tools/types.js';
-import type { Message } from '../domain/messages.js';
+import type { Tool } from '../types.js';
+import type { Message } from '../../../domain/messages.js';
 import type { McpManager } from './manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { buildMcpSelectionFix, buildMcpSelectionPrompt, MCP_SELECTION_SYSTEM, parseMcpSelection } from './select.js';

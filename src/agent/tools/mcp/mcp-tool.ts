@@ -1,7 +1,7 @@
 // An MCP server's tool as an Iris tool. The approval policy gates it like the terminal: the tool
 // name and its arguments are what the policy (and the user) see. A tool whose server declares it
 // read-only (`annotations.readOnlyHint: true`) needs no approval, as the read-only file tools.
-import type { Tool, ToolContext, ToolResult } from '../agent/tools/types.js';
+import type { Tool, ToolContext, ToolResult } from '../types.js';
 import type { McpAvailableTool } from './manager.js';
 import type { McpToolText } from './tool-result.js';
 

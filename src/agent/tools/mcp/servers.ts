@@ -1,7 +1,7 @@
 // Which MCP servers config.yaml declares and how each is reached: `command` means a child process
 // spoken to over stdio, `url` a streamable-HTTP endpoint. Pure: no server is started here.
 import { createHash } from 'node:crypto';
-import type { Config, McpServerConfig } from '../config/schema.js';
+import type { Config, McpServerConfig } from '../../../config/schema.js';
 
 export type McpTransportSpec =
   | {
