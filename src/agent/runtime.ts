@@ -22,6 +22,7 @@ import type { Dispatcher } from 'undici';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
 import type { Summarize } from './tools/web/web-extract.js';
 import { createMcpRuntime } from './tools/mcp/runtime.js';
+import { offersMcp } from '../domain/toolsets.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
@@ -75,7 +76,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
   const web = { env, allowPrivate: config.tools.web.allow_private, summarize: summarizeWeb };
-  const selected = selectTools(options.toolsets ?? config.agent.toolsets, createToolsets({ terminal: { env }, vision, web }));
+  const toolsetNames = options.toolsets ?? config.agent.toolsets;
+  const selected = selectTools(toolsetNames, createToolsets({ terminal: { env }, vision, web }));
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
   const store = options.store ?? (await openSqliteStore(paths.statePath));
@@ -103,7 +105,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   };
 
   // MCP servers start on the first message that needs their tools, not here.
-  const mcp = createMcpRuntime(config, routing.log);
+  // MCP tools come with `default`, `service-webhook` or `mcp`; a narrower list goes without them.
+  const mcp = offersMcp(toolsetNames) ? createMcpRuntime(config, routing.log) : undefined;
   const agent = createAgent({
     store,
     config,

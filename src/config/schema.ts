@@ -91,6 +91,8 @@ export const webhookRouteSchema = z.looseObject({
   ),
   prompt: z.optional(z.string()),
   skills: z._default(z.array(z.string()), () => []),
+  /** The toolsets a run of this route gets (`service-webhook` when empty); checked at start-up. */
+  toolsets: z._default(z.array(z.string()), () => []),
   deliver: z._default(z.enum(DELIVER_TARGETS), 'log'),
   deliver_extra: z._default(z.record(z.string(), z.union([z.string(), z.number()])), emptyMap),
 });

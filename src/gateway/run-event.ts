@@ -12,11 +12,12 @@ import type { RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { parseRouteSnapshot } from '../webhook/routes.js';
+import { WEBHOOK_TOOLSETS } from '../domain/toolsets.js';
 import { deliveryTargetProblem } from './deliver-event.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { webhookInstructions, webhookPrompt, type LoadedSkill } from './run-prompt.js';
 
-export const WEBHOOK_TOOLSETS = ['service-webhook'] as const;
+export { WEBHOOK_TOOLSETS } from '../domain/toolsets.js';
 
 export type RunOutcome =
   | { readonly kind: 'done'; readonly output: string }
@@ -75,7 +76,7 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
     env: deps.env,
     oauth: oauth.view,
     config: loaded.config,
-    toolsets: WEBHOOK_TOOLSETS,
+    toolsets: snapshot.snapshot.toolsets ?? WEBHOOK_TOOLSETS,
     store: deps.store,
     routing: deps.routing,
     instructions: webhookInstructions(snapshot.snapshot, record.event, skill),

@@ -13,6 +13,7 @@ const route = (overrides: Partial<ResolvedRoute> = {}): ResolvedRoute => ({
   events: [],
   filters: [],
   skills: [],
+  toolsets: [],
   deliver: 'log',
   deliver_extra: {},
   ...overrides,
@@ -42,6 +43,15 @@ describe('routeProblems: secrets', () => {
 
   it('has nothing to say about a disabled route', () => {
     expect(routeProblems(route({ secret: '', enabled: false }), '0.0.0.0')).toEqual([]);
+  });
+});
+
+describe('routeProblems: toolsets', () => {
+  it('accepts known toolset names and names the unknown ones', () => {
+    expect(routeProblems(route({ toolsets: ['files-readonly', 'mcp'] }), '127.0.0.1')).toEqual([]);
+    expect(routeProblems(route({ toolsets: ['x', 'y'] }), '127.0.0.1')).toEqual([
+      'route "pr" names unknown toolsets "x", "y" (known: terminal, files, files-readonly, skills, mcp, service-webhook, default)',
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { validateForgeTarget } from '../delivery/forge-comment.js';
 import type { ResolvedRoute } from './routes.js';
 import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
+import { TOOLSET_NAMES } from '../domain/toolsets.js';
 
 const CHAT_AND_SMS = new Set(['sms', 'telegram', 'discord', 'slack', 'signal']);
 
@@ -45,6 +46,10 @@ export function routeProblems(route: ResolvedRoute, host: string): string[] {
         ? `route "${route.name}" has a secret of ${route.secret.length} character${route.secret.length === 1 ? '' : 's'}: use at least ${MIN_SECRET_CHARS} (for example: openssl rand -hex 32) in ${where}.secret or platforms.webhook.extra.secret`
         : `route "${route.name}" has a secret of ${route.secret.length} character${route.secret.length === 1 ? '' : 's'}: use at least ${MIN_SECRET_CHARS}; subscribe it again without --secret to get a random one`,
     );
+  }
+  const unknownToolsets = route.toolsets.filter((name) => !(TOOLSET_NAMES as readonly string[]).includes(name));
+  if (unknownToolsets.length > 0) {
+    problems.push(`route "${route.name}" names unknown toolset${unknownToolsets.length === 1 ? '' : 's'} ${unknownToolsets.map((n) => `"${n}"`).join(', ')} (known: ${TOOLSET_NAMES.join(', ')})`);
   }
   if (CHAT_AND_SMS.has(route.deliver)) {
     problems.push(`route "${route.name}" delivers to ${route.deliver}: platform not enabled (chat platforms and sms are not available yet; use log or forge_comment)`);

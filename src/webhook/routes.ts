@@ -8,7 +8,7 @@ import { DELIVER_TARGETS, webhookRouteSchema } from '../config/schema.js';
 export type RouteSource = 'config' | 'subscription';
 
 // Spelled out: the route schema is a loose object, whose index signature `Omit` would keep alone.
-export type ResolvedRoute = Pick<WebhookRoute, 'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'deliver' | 'deliver_extra'> & {
+export type ResolvedRoute = Pick<WebhookRoute, 'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra'> & {
   readonly name: string;
   readonly source: RouteSource;
   /** The effective secret; '' when neither the route nor `extra.secret` has one. */
@@ -36,6 +36,7 @@ export function resolveRoutes(config: Readonly<Config>, subscriptions: Readonly<
       filters: route.filters,
       ...(route.prompt !== undefined ? { prompt: route.prompt } : {}),
       skills: route.skills,
+      toolsets: route.toolsets,
       deliver: route.deliver,
       deliver_extra: route.deliver_extra,
     });
@@ -54,6 +55,8 @@ const routeSnapshotSchema = z.object({
   source: z.enum(['config', 'subscription']),
   prompt: z.optional(z.string()),
   skills: z.array(z.string()),
+  // Absent in events accepted before routes had toolsets: they run with the webhook default.
+  toolsets: z.optional(z.array(z.string())),
   deliver: z.enum(DELIVER_TARGETS),
   deliver_extra: z.record(z.string(), z.union([z.string(), z.number()])),
 });
@@ -66,6 +69,7 @@ export function routeSnapshot(route: ResolvedRoute): string {
     source: route.source,
     ...(route.prompt !== undefined ? { prompt: route.prompt } : {}),
     skills: [...route.skills],
+    ...(route.toolsets.length > 0 ? { toolsets: [...route.toolsets] } : {}),
     deliver: route.deliver,
     deliver_extra: { ...route.deliver_extra },
   };

@@ -73,6 +73,12 @@ describe('start-up checks: no partial start', () => {
       'iris: error: route "a" has a secret of 12 characters: use at least 16 (for example: openssl rand -hex 32) in platforms.webhook.extra.routes.a.secret or platforms.webhook.extra.secret\niris: error: route "b" has a secret of 12 characters',
       2,
     ],
+    [
+      'an unknown toolset',
+      routes('        pr:\n          secret: s-0123456789abcdef\n          toolsets: [default, browser]\n'),
+      'route "pr" names unknown toolset "browser" (known: terminal, files, files-readonly, skills, mcp, service-webhook, default)',
+      2,
+    ],
     ['the platform turned off', '    enabled: false\n', 'no platform is enabled: set platforms.webhook.enabled to true', 2],
   ];
   it.each(cases)('refuses %s', async (_name, webhook, message, code) => {

@@ -163,6 +163,16 @@ describe('a pull request event becomes a review comment', () => {
     expect(answers).toEqual([expect.objectContaining({ answer: 'Logged answer.', route: 'github-pr', deliver: 'log' })]);
   });
 
+  it("a route's toolsets narrow what its runs get", async () => {
+    await configure('          events: [pull_request]\n          toolsets: [files-readonly]\n');
+    fake.script('main-m', { kind: 'text', deltas: ['Read only.'] }, { kind: 'text', deltas: ['Title'] });
+    const gateway = await start();
+    expect((await postEvent(gateway.url, 'github-pr', PR, { secret: 'pr-secret-0123456789abcdef' })).status).toBe(202);
+    await waitFor(stateIs('delivered'), 15_000, 'the delivery');
+    const tools = (fake.requests[0]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
+    expect(tools).toEqual(['read_file', 'list_files', 'search_files']);
+  });
+
   it('delivers SKIP as it is, and an empty answer too', async () => {
     await configure(FORGE_ROUTE);
     fake.script('main-m', { kind: 'text', deltas: ['SKIP'] }, { kind: 'text', deltas: [''] });

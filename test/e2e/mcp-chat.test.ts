@@ -28,13 +28,13 @@ beforeEach(async () => {
 });
 afterEach(() => removeDir(dir));
 
-async function configure(options: { approval?: string; tools?: number; extra?: string } = {}) {
+async function configure(options: { approval?: string; tools?: number; extra?: string; toolsets?: string } = {}) {
   const server = { command: process.execPath, args: [FAKE_MCP], env: { MCP_FAKE_CALLS: callsFile, MCP_FAKE_TOOLS: String(options.tools ?? 0) } };
   await writeFile(
     join(home, 'config.yaml'),
     [
       'model:\n  provider: openai\n  default: main-m',
-      `agent:\n  workspace: ${workspace}`,
+      `agent:\n  workspace: ${workspace}${options.toolsets ? `\n  toolsets: ${options.toolsets}` : ''}`,
       `approval_mode: ${options.approval ?? 'off'}`,
       `mcp_servers:\n  fake: ${JSON.stringify(server)}`,
       options.extra ?? '',
@@ -74,6 +74,20 @@ describe('MCP tools in iris chat', () => {
     expect(echo?.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string', description: 'What to echo' } }, required: ['text'] });
     expect(toolMessages(mainBodies()[1])).toEqual(['echo: hello mcp']);
     expect(await calls()).toEqual(['echo']);
+  });
+
+  it('toolsets narrow MCP away: agent.toolsets without default or mcp offers no MCP tool, and `mcp` alone offers only those', async () => {
+    await configure({ toolsets: '[files-readonly]' });
+    fake.script('main-m', { kind: 'text', deltas: ['No MCP here.'] }, { kind: 'text', deltas: ['Title'] });
+    expect((await runIris(['chat', '-q', 'hello'], { home, env: env() })).code).toBe(0);
+    expect(toolNames(mainBodies()[0])).toEqual(['read_file', 'list_files', 'search_files']);
+    expect(await calls()).toEqual([]);
+
+    fake.reset();
+    await configure({ toolsets: '[mcp]' });
+    fake.script('main-m', { kind: 'text', deltas: ['Only MCP.'] }, { kind: 'text', deltas: ['Title'] });
+    expect((await runIris(['chat', '-q', 'hello'], { home, env: env() })).code).toBe(0);
+    expect(toolNames(mainBodies()[0])).toEqual(['mcp__fake__echo', 'mcp__fake__peek', 'mcp__fake__picture', 'mcp__fake__crash']);
   });
 
   it('reports a server that crashes during a call as a tool error, and the turn goes on', async () => {

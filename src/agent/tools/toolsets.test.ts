@@ -50,11 +50,11 @@ describe('selectTools', () => {
   it('rejects unknown names, listing the known ones', () => {
     expect(selectTools(['files', 'browser', 'toString'], toolsets)).toEqual({
       ok: false,
-      error: 'unknown toolsets "browser", "toString" (known: terminal, files, files-readonly, skills, service-webhook, default)',
+      error: 'unknown toolsets "browser", "toString" (known: terminal, files, files-readonly, skills, mcp, service-webhook, default)',
     });
     expect(selectTools(['web'])).toEqual({
       ok: false,
-      error: 'unknown toolset "web" (known: terminal, files, files-readonly, skills, service-webhook, default)',
+      error: 'unknown toolset "web" (known: terminal, files, files-readonly, skills, mcp, service-webhook, default)',
     });
   });
 });

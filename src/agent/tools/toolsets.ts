@@ -11,9 +11,9 @@ import type { Tool, Toolset } from './types.js';
 import { createVisionAnalyzeTool, type VisionToolOptions } from './vision/vision-analyze.js';
 import { createWebExtractTool, type WebExtractOptions } from './web/web-extract.js';
 
-export const TOOLSET_NAMES = ['terminal', 'files', 'files-readonly', 'skills', 'service-webhook', 'default'] as const;
+import { TOOLSET_NAMES, type ToolsetName } from '../../domain/toolsets.js';
 
-export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+export { TOOLSET_NAMES, type ToolsetName };
 
 export type ToolsetOptions = {
   readonly terminal?: TerminalOptions;
@@ -36,6 +36,9 @@ export function createToolsets(options: ToolsetOptions = {}): Toolsets {
     files,
     'files-readonly': filesReadOnly,
     skills,
+    // The MCP servers' tools come per turn (tools/mcp/), not from this table: `mcp` only says the
+    // run wants them (see offersMcp).
+    mcp: [],
     'service-webhook': [...terminal, ...filesReadOnly, ...skills, ...vision, ...web],
     default: [...terminal, ...files, ...skills, ...vision, ...web],
   };

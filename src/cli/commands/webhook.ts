@@ -23,6 +23,7 @@ export type SubscribeOptions = {
   deliver?: string;
   deliverExtra?: string[];
   skills?: string;
+  toolsets?: string;
   secret?: string;
   json?: boolean;
 };
@@ -74,6 +75,7 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
       filters: [],
       ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
       skills: list(options.skills),
+      toolsets: list(options.toolsets),
       deliver: deliver as Subscription['deliver'],
       deliver_extra: parseDeliverExtra(options.deliverExtra ?? []),
       // Subscribing again updates the route and keeps its secret, unless a new one is given.

@@ -16,6 +16,7 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     .option('--deliver <target>', 'log or forge_comment', 'log')
     .option('--deliver-extra <key=value...>', 'delivery settings such as repo={repository.full_name} pr_number={number}')
     .option('--skills <list>', 'comma-separated skill names; the first one installed is loaded')
+    .option('--toolsets <list>', 'comma-separated toolsets a run gets (default: service-webhook)')
     .option('--secret <secret>', 'the shared secret (default: a random one, shown once)')
     .option('--json', 'print the result as JSON')
     .action(async (name: string, options: Record<string, unknown>) => {
