@@ -16,7 +16,7 @@ import { compressionCut, estimateTokens } from './context-budget.js';
 import { configuredMain, sessionSnapshot, type MainModel } from './session-routes.js';
 import { cleanTitle, COMPRESSION_SYSTEM, summaryMessage, TITLE_SYSTEM, transcript } from './side-job-prompts.js';
 import { systemPrompt } from './system-prompt.js';
-import type { ApprovalDecision, ApprovalRequest, Tool, ToolResult } from './tools/types.js';
+import type { ApprovalDecision, ApprovalRequest, SideJobCall, Tool, ToolResult } from './tools/types.js';
 import { addUsage, NO_USAGE, type TurnUsage } from './turn-usage.js';
 import {
   afterModelCall,
@@ -182,7 +182,7 @@ export function createAgent(deps: AgentDeps) {
     events.onNotice?.(`title: ${title}`);
   }
 
-  async function runTool(toolsByName: ReadonlyMap<string, Tool>, call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents): Promise<Message> {
+  async function runTool(toolsByName: ReadonlyMap<string, Tool>, call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents, sideJob: SideJobCall): Promise<Message> {
     events.onToolStart?.(call);
     const tool = toolsByName.get(call.name);
     let result: ToolResult;
@@ -190,7 +190,7 @@ export function createAgent(deps: AgentDeps) {
     else if (call.invalidArguments !== undefined) result = { ok: false, content: `the arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}` };
     else {
       try {
-        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, ...(signal ? { signal } : {}) });
+        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, sideJob, ...(signal ? { signal } : {}) });
       } catch (err) {
         // A tool's bug is the model's information, not the end of the run.
         result = { ok: false, content: `the tool failed: ${errorMessage(err)}` };
@@ -201,11 +201,11 @@ export function createAgent(deps: AgentDeps) {
   }
 
   /** Read-only calls next to each other run together; anything that changes things runs alone. */
-  async function runTools(toolsByName: ReadonlyMap<string, Tool>, calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents): Promise<Message[]> {
+  async function runTools(toolsByName: ReadonlyMap<string, Tool>, calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents, toolSideJob: SideJobCall): Promise<Message[]> {
     const results: Message[] = [];
     let batch: ToolCall[] = [];
     const flush = async () => {
-      results.push(...(await Promise.all(batch.map((call) => runTool(toolsByName, call, signal, events)))));
+      results.push(...(await Promise.all(batch.map((call) => runTool(toolsByName, call, signal, events, toolSideJob)))));
       batch = [];
     };
     for (const call of calls) {
@@ -214,7 +214,7 @@ export function createAgent(deps: AgentDeps) {
         continue;
       }
       await flush();
-      results.push(await runTool(toolsByName, call, signal, events));
+      results.push(await runTool(toolsByName, call, signal, events, toolSideJob));
     }
     await flush();
     return results;
@@ -228,6 +228,13 @@ export function createAgent(deps: AgentDeps) {
   /** `userText` may carry image parts (iris chat --image, for a main model that takes images). */
   async function runTurn(session: AgentSession, userText: string | readonly ContentPart[], events: TurnEvents = {}, signal?: AbortSignal): Promise<TurnResult> {
     const tally: UsageTally = { total: NO_USAGE };
+    // Tools' side-jobs (vision_analyze, web_extract's summaries) go through this session's routes,
+    // and their usage is the session's, as for titles and compression.
+    const toolSideJob: SideJobCall = async (task, request) => {
+      const result = await callModel(task, request, session.snapshot, deps.routing);
+      await recordUsage(session, task, result.report, result.ok ? result.usage : undefined, tally);
+      return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+    };
     let served: TurnResult['served'];
     if (wantsCompression(session, session.compressOnNextMessage)) {
       session.compressOnNextMessage = false;
@@ -291,7 +298,7 @@ export function createAgent(deps: AgentDeps) {
       }
       await append(session, { role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
       if (next.kind === 'stop') return finish({ stopReason: next.reason, text, iterations });
-      const results = await runTools(toolsByName, calls, signal, events);
+      const results = await runTools(toolsByName, calls, signal, events, toolSideJob);
       await append(session, ...results);
       const then = afterTools({ aborted: signal?.aborted === true, iterations, maxIterations: deps.config.agent.max_iterations });
       if (then.kind === 'stop') {

@@ -20,7 +20,7 @@ import { createVisionAsk, visionDownloadTimeoutMs } from './vision-slot.js';
 import { dispatcherFor, resolveProxySettings } from '../providers/wire/network.js';
 import type { Dispatcher } from 'undici';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
-import type { Summarize } from './tools/web/web-extract.js';
+import { summaryRequest, type Summarize } from './tools/web/web-extract.js';
 import { createMcpRuntime } from './tools/mcp/runtime.js';
 import { offersMcp } from '../domain/toolsets.js';
 
@@ -72,7 +72,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   };
   // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
   const summarizeWeb: Summarize = async (prompt, signal) => {
-    const result = await callModel('web_extract', { messages: [{ role: 'user', content: prompt }], maxOutputTokens: 1500, ...(signal ? { signal } : {}) }, approvalRoutes, routing);
+    const result = await callModel('web_extract', summaryRequest(prompt, signal), approvalRoutes, routing);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
   const web = { env, allowPrivate: config.tools.web.allow_private, summarize: summarizeWeb };

@@ -5,6 +5,7 @@ import { AUX_TASKS } from '../domain/slots.js';
 import type { TaskRequest } from '../routing/call-model.js';
 import { callModel, type RoutingDeps, type RoutingSnapshot } from '../routing/call-model.js';
 import type { AskVision } from './tools/vision/vision-analyze.js';
+import type { SideJobText } from './tools/types.js';
 import type { LoadedImage } from './tools/vision/load-image.js';
 
 /** Enough for a detailed description; the slot's own max-token settings do not exist. */
@@ -25,13 +26,21 @@ export function buildVisionRequest(question: string, image: LoadedImage): TaskRe
   };
 }
 
-export function createVisionAsk(routes: RoutingSnapshot, routing: RoutingDeps): AskVision {
+/** The vision question as one call of `call` (the session's side-job, or callModel on fixed routes). */
+export function visionAskVia(call: (request: TaskRequest) => Promise<SideJobText>): AskVision {
   return async (question, image, signal) => {
-    const result = await callModel('vision', { ...buildVisionRequest(question, image), ...(signal ? { signal } : {}) }, routes, routing);
-    if (!result.ok) return { ok: false, error: result.error.message };
+    const result = await call({ ...buildVisionRequest(question, image), ...(signal ? { signal } : {}) });
+    if (!result.ok) return result;
     if (!result.text.trim()) return { ok: false, error: 'the vision model gave an empty answer' };
     return { ok: true, text: result.text };
   };
+}
+
+export function createVisionAsk(routes: RoutingSnapshot, routing: RoutingDeps): AskVision {
+  return visionAskVia(async (request) => {
+    const result = await callModel('vision', request, routes, routing);
+    return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+  });
 }
 
 /** What the vision slot is asked when an image in a chat message cannot go to the main model. */

@@ -192,6 +192,9 @@ describe('vision_analyze reaches the vision slot in its wire format', () => {
       ]);
     }
     expect(imageRequests).toEqual(['GET /cat.png']);
+    // Both vision calls are the sessions': iris usage counts them under the vision task.
+    const usage = await runIris(['usage', '--by', 'task', '--json'], { home, env: env() });
+    expect((JSON.parse(usage.stdout) as Array<{ key: string; calls: number }>).filter((row) => row.key === 'vision').map((row) => row.calls)).toEqual([2]);
   });
 
   it('fetches through HTTP_PROXY like model calls do', async () => {

@@ -72,6 +72,12 @@ describe('web_extract in iris chat', () => {
       new RegExp(`^Source: ${url.replace(/[.]/g, '\\.')}\\nTitle: A long history of Lune harbour\\nSummarised by the web_extract model towards the question from [\\d,]+ characters of page text\\.\\n\\nThe harbour master: extension 4417, during the equinox\\.$`),
     );
     expect(site.requests.map((r) => r.path)).toEqual(['/history']);
+
+    // The slot's call is the session's: iris usage counts it under its task.
+    const usage = await runIris(['usage', '--by', 'task', '--json'], { home, env: env() });
+    expect(usage.code).toBe(0);
+    const tasks = (JSON.parse(usage.stdout) as Array<{ key: string; calls: number }>).map((row) => [row.key, row.calls]);
+    expect(tasks).toContainEqual(['web_extract', 1]);
   });
 
   it('refuses a page on a loopback address unless tools.web.allow_private is set, and says how', async () => {

@@ -2,6 +2,8 @@
 // failures come back as results for the model to read (never as throws that end the run).
 import type { HomePaths } from '../../config/home.js';
 import type { ToolDefinition } from '../../providers/wire/types.js';
+import type { AuxTaskId } from '../../domain/slots.js';
+import type { TaskRequest } from '../../routing/call-model.js';
 
 export type RiskLevel = 'low' | 'high';
 
@@ -25,6 +27,11 @@ export type ApprovalDecision = {
   readonly risk: RiskAssessment;
 };
 
+export type SideJobText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
+
+/** A side-job through an aux slot on the session's routes, its usage recorded against the session. */
+export type SideJobCall = (task: AuxTaskId, request: TaskRequest) => Promise<SideJobText>;
+
 export type ToolContext = {
   /** Files tools stay inside this folder; the terminal starts here. */
   readonly workspaceRoot: string;
@@ -32,6 +39,8 @@ export type ToolContext = {
   readonly signal?: AbortSignal;
   /** Asks whether a terminal command may run (approval mode, patterns, the approval slot). */
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Given by the agent loop; a tool used without a session (tests, a listing) falls back to its own wiring. */
+  readonly sideJob?: SideJobCall;
 };
 
 export type ToolResult = {

@@ -1,6 +1,7 @@
 // vision_analyze: a question about one image, answered by the `vision` slot's model. The tool only
 // finds and checks the image; asking the slot is injected, so the tool never builds a model client
 // and its tests need no network.
+import { visionAskVia } from '../../vision-slot.js';
 import * as z from 'zod/mini';
 import type { Dispatcher } from 'undici';
 import { defineTool } from '../define-tool.js';
@@ -52,7 +53,10 @@ export function createVisionAnalyzeTool(options: VisionToolOptions = NOT_WIRED):
         },
       });
       if (!loaded.ok) return { ok: false, content: loaded.error };
-      const answer = await options.ask(question, loaded.image, context.signal);
+      // Through the session when there is one, so the call's usage is the session's.
+      const sideJob = context.sideJob;
+      const ask = sideJob ? visionAskVia((request) => sideJob('vision', request)) : options.ask;
+      const answer = await ask(question, loaded.image, context.signal);
       if (!answer.ok) return { ok: false, content: `the vision model failed: ${answer.error}` };
       return { ok: true, content: answer.text };
     },

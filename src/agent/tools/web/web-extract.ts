@@ -1,6 +1,7 @@
 // web_extract: reads up to five web pages and gives the model their readable text, summarised by
 // the `web_extract` slot when long. The network and HTML libraries load on the first call, so
 // merely building the toolset (every chat start) costs nothing.
+import type { TaskRequest } from '../../../routing/call-model.js';
 import * as z from 'zod/mini';
 import type { Env } from '../../../config/home.js';
 import { defineTool } from '../define-tool.js';
@@ -25,6 +26,11 @@ export type SummaryResult = { readonly ok: true; readonly text: string } | { rea
 
 /** One call to the `web_extract` slot with a prompt; the runtime wires it to callModel. */
 export type Summarize = (prompt: string, signal?: AbortSignal) => Promise<SummaryResult>;
+
+/** The summary request the `web_extract` slot gets. */
+export function summaryRequest(prompt: string, signal?: AbortSignal): TaskRequest {
+  return { messages: [{ role: 'user', content: prompt }], maxOutputTokens: 1500, ...(signal ? { signal } : {}) };
+}
 
 export type WebExtractOptions = {
   /** Where the proxy settings come from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). Default: `process.env`. */
@@ -76,7 +82,10 @@ export function createWebExtractTool(options: WebExtractOptions = {}): Tool {
         userAgent: 'Mozilla/5.0 (compatible; Iris web_extract)',
       });
       try {
-        const outcomes = await Promise.all(urls.map((url) => extractOne(client, url, question, options.summarize, context.signal)));
+        // Through the session when there is one, so the summary's usage is the session's.
+        const sideJob = context.sideJob;
+        const summarize: Summarize | undefined = sideJob ? (prompt, signal) => sideJob('web_extract', summaryRequest(prompt, signal)) : options.summarize;
+        const outcomes = await Promise.all(urls.map((url) => extractOne(client, url, question, summarize, context.signal)));
         return formatOutcomes(outcomes);
       } finally {
         await client.close();
