@@ -133,7 +133,10 @@ describe('iris gateway install-service', () => {
     const unit = await readFile(join(systemDir, 'iris-gateway.service'), 'utf8');
     const owner = await stat(home);
     expect(unit).toContain(`\nUser=${owner.uid}\nGroup=${owner.gid}\n`);
-    expect(unit).toContain(`\nProtectSystem=strict\nProtectHome=yes\nReadWritePaths="${home}"\n`);
+    // read-only (not hidden) when the node, bin/iris or the home is under /home, /root or /run/user
+    // (the Node 22 run's node is in /root/.cache): the rule of protectHomeFor, unit-tested on its own.
+    const underHomes = [process.execPath, await realpath(IRIS_BIN), home].some((path) => /^\/(home|root|run\/user)(\/|$)/.test(path));
+    expect(unit).toContain(`\nProtectSystem=strict\nProtectHome=${underHomes ? 'read-only' : 'yes'}\nReadWritePaths="${home}"\n`);
     // The home is under the temp folder: a private /tmp would hide it.
     expect(unit).not.toContain('PrivateTmp');
     expect(unit).toContain('\nWantedBy=multi-user.target\n');
