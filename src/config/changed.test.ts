@@ -58,6 +58,7 @@ describe('schemaEntryDefaults', () => {
       events: [],
       filters: [],
       skills: [],
+      toolsets: [],
       deliver: 'log',
       deliver_extra: {},
     });
