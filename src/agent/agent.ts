@@ -190,7 +190,7 @@ export function createAgent(deps: AgentDeps) {
     else if (call.invalidArguments !== undefined) result = { ok: false, content: `the arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}` };
     else {
       try {
-        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, sideJob, ...(signal ? { signal } : {}) });
+        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, sideJob, kanban: deps.store.kanban, ...(signal ? { signal } : {}) });
       } catch (err) {
         // A tool's bug is the model's information, not the end of the run.
         result = { ok: false, content: `the tool failed: ${errorMessage(err)}` };

@@ -105,6 +105,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE webhook_events ADD COLUMN delivery_pid INTEGER;
     `,
   },
+  {
+    version: 4,
+    description: 'kanban board tasks',
+    sql: `
+      -- A parent's deletion is not a feature; RESTRICT keeps a child from pointing at nothing.
+      CREATE TABLE kanban_tasks (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL CHECK (length(title) > 0),
+        body TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('triage', 'todo', 'doing', 'done', 'blocked')),
+        parent_id INTEGER REFERENCES kanban_tasks (id) ON DELETE RESTRICT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX kanban_tasks_by_status ON kanban_tasks (status, id);
+      CREATE INDEX kanban_tasks_by_parent ON kanban_tasks (parent_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

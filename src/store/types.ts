@@ -2,6 +2,7 @@
 // ($IRIS_HOME/state.db) is the embedded default; a PostgreSQL implementation can sit behind the
 // same interface later, so every method is async.
 import type { Message } from '../domain/messages.js';
+import type { KanbanBoard } from './kanban-types.js';
 import type { WebhookInbox } from './webhook-types.js';
 
 export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'failed';
@@ -95,5 +96,7 @@ export interface Store {
   usageSummary(options: { readonly since?: number; readonly by: UsageGroupBy }): Promise<UsageRow[]>;
   /** The gateway's durable inbox and dedup records. */
   readonly webhooks: WebhookInbox;
+  /** The kanban board (kanban-types.ts). */
+  readonly kanban: KanbanBoard;
   close(): Promise<void>;
 }

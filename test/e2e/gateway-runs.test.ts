@@ -138,7 +138,7 @@ describe('a pull request event becomes a review comment', () => {
     expect(first.messages.find((m) => m.role === 'user')!.content).toBe('Review PR #42 in octo/hello: Fix the parser by mona (fix → main) {not.there}');
     expect(system).toContain('untrusted data');
     expect(system).toContain('Follow the skill "review":\n\nCheck the tests first.');
-    expect(first.tools.map((t) => t.function.name).sort()).toEqual(['list_files', 'list_skills', 'load_skill', 'read_file', 'run_command', 'search_files', 'vision_analyze', 'web_extract']);
+    expect(first.tools.map((t) => t.function.name).sort()).toEqual(['kanban_add', 'kanban_list', 'kanban_update', 'list_files', 'list_skills', 'load_skill', 'read_file', 'run_command', 'search_files', 'vision_analyze', 'web_extract']);
     // approval_mode manual with no one to ask: the command was refused, and the model was told.
     const toolMessage = (fake.requests[1]!.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'tool');
     expect(toolMessage?.content).toMatch(/^command not run: approval_mode manual: no one to ask in an unattended run/);

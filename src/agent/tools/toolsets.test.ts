@@ -11,7 +11,7 @@ describe('createToolsets', () => {
     expect(names('files')).toEqual(['read_file', 'write_file', 'list_files', 'search_files']);
     expect(names('files-readonly')).toEqual(['read_file', 'list_files', 'search_files']);
     expect(names('skills')).toEqual(['list_skills', 'load_skill']);
-    expect(names('service-webhook')).toEqual(['run_command', 'read_file', 'list_files', 'search_files', 'list_skills', 'load_skill', 'vision_analyze', 'web_extract']);
+    expect(names('service-webhook')).toEqual(['run_command', 'read_file', 'list_files', 'search_files', 'list_skills', 'load_skill', 'vision_analyze', 'web_extract', 'kanban_add', 'kanban_list', 'kanban_update']);
     expect(names('default')).toEqual([
       'run_command',
       'read_file',
@@ -22,14 +22,17 @@ describe('createToolsets', () => {
       'load_skill',
       'vision_analyze',
       'web_extract',
+      'kanban_add',
+      'kanban_list',
+      'kanban_update',
     ]);
     for (const name of TOOLSET_NAMES) expect(toolsets[name].name).toBe(name);
   });
 
-  it('gives read-only toolsets only read-only tools, and webhooks nothing that writes besides the terminal', () => {
+  it('gives read-only toolsets only read-only tools, and webhooks nothing that writes besides the terminal and the board', () => {
     expect(toolsets['files-readonly'].tools.every((t) => t.readOnly)).toBe(true);
     expect(toolsets.skills.tools.every((t) => t.readOnly)).toBe(true);
-    expect(toolsets['service-webhook'].tools.filter((t) => !t.readOnly).map((t) => t.definition.name)).toEqual(['run_command']);
+    expect(toolsets['service-webhook'].tools.filter((t) => !t.readOnly).map((t) => t.definition.name)).toEqual(['run_command', 'kanban_add', 'kanban_update']);
   });
 });
 

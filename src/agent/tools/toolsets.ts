@@ -5,6 +5,7 @@ import { listFilesTool } from './files/list-files.js';
 import { readFileTool } from './files/read-file.js';
 import { searchFilesTool } from './files/search-files.js';
 import { writeFileTool } from './files/write-file.js';
+import { kanbanTools } from './kanban/kanban-tools.js';
 import { listSkillsTool, loadSkillTool } from './skills/skill-tools.js';
 import { createTerminalTool, type TerminalOptions } from './terminal/terminal.js';
 import type { Tool, Toolset } from './types.js';
@@ -31,6 +32,8 @@ export function createToolsets(options: ToolsetOptions = {}): Toolsets {
   const skills = [listSkillsTool, loadSkillTool];
   const vision = [createVisionAnalyzeTool(options.vision)];
   const web = [createWebExtractTool(options.web)];
+  // The board only: no workspace change, so webhook runs may file and move tasks.
+  const kanban = [...kanbanTools];
   const table: Record<ToolsetName, readonly Tool[]> = {
     terminal,
     files,
@@ -39,8 +42,8 @@ export function createToolsets(options: ToolsetOptions = {}): Toolsets {
     // The MCP servers' tools come per turn (tools/mcp/), not from this table: `mcp` only says the
     // run wants them (see offersMcp).
     mcp: [],
-    'service-webhook': [...terminal, ...filesReadOnly, ...skills, ...vision, ...web],
-    default: [...terminal, ...files, ...skills, ...vision, ...web],
+    'service-webhook': [...terminal, ...filesReadOnly, ...skills, ...vision, ...web, ...kanban],
+    default: [...terminal, ...files, ...skills, ...vision, ...web, ...kanban],
   };
   return Object.freeze(
     Object.fromEntries(TOOLSET_NAMES.map((name) => [name, Object.freeze({ name, tools: Object.freeze(table[name]) })])) as Record<

@@ -4,6 +4,7 @@ import type { HomePaths } from '../../config/home.js';
 import type { ToolDefinition } from '../../providers/wire/types.js';
 import type { AuxTaskId } from '../../domain/slots.js';
 import type { TaskRequest } from '../../routing/call-model.js';
+import type { KanbanBoard } from '../../store/kanban-types.js';
 
 export type RiskLevel = 'low' | 'high';
 
@@ -41,6 +42,8 @@ export type ToolContext = {
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Given by the agent loop; a tool used without a session (tests, a listing) falls back to its own wiring. */
   readonly sideJob?: SideJobCall;
+  /** The session's store's board (kanban_* tools); absent outside a session. */
+  readonly kanban?: KanbanBoard;
 };
 
 export type ToolResult = {

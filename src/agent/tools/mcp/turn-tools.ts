@@ -4,6 +4,7 @@
 // with a notice: the turn goes on, as skill search falls back to its prefilter order.
 import type { Tool } from '../types.js';
 import type { Message } from '../../../domain/messages.js';
+import { askStrict } from '../../../routing/strict-answer.js';
 import type { McpManager } from './manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { buildMcpSelectionFix, buildMcpSelectionPrompt, MCP_SELECTION_SYSTEM, parseMcpSelection } from './select.js';
@@ -31,18 +32,19 @@ const SELECTION_MAX_TOKENS = 1500;
 
 async function chooseNames(userText: string, tools: readonly { name: string; description: string }[], maxTools: number, ask: AskMcpSlot): Promise<{ ok: true; names: readonly string[] } | { ok: false; error: string }> {
   const known = new Set(tools.map((tool) => tool.name));
-  const prompt = buildMcpSelectionPrompt(userText, tools, maxTools);
-  const messages: Message[] = [{ role: 'user', content: prompt }];
-  let lastError = '';
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const answer = await ask(MCP_SELECTION_SYSTEM, messages, SELECTION_MAX_TOKENS);
-    if (!answer.ok) return { ok: false, error: `the mcp slot failed: ${answer.error}` };
-    const parsed = parseMcpSelection(answer.text, known, maxTools);
-    if (parsed.ok) return parsed;
-    lastError = parsed.error;
-    messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: buildMcpSelectionFix(parsed.error, maxTools) });
-  }
-  return { ok: false, error: `the mcp slot's answer was malformed twice (${lastError})` };
+  const answer = await askStrict({
+    ask: (messages) => ask(MCP_SELECTION_SYSTEM, messages, SELECTION_MAX_TOKENS),
+    prompt: buildMcpSelectionPrompt(userText, tools, maxTools),
+    parse: (text) => {
+      const parsed = parseMcpSelection(text, known, maxTools);
+      return parsed.ok ? { ok: true, value: parsed.names } : parsed;
+    },
+    fix: (error) => buildMcpSelectionFix(error, maxTools),
+  });
+  if (answer.ok) return { ok: true, names: answer.value };
+  return answer.kind === 'slot_failed'
+    ? { ok: false, error: `the mcp slot failed: ${answer.error}` }
+    : { ok: false, error: `the mcp slot's answer was malformed twice (${answer.error})` };
 }
 
 export function createMcpTurnTools(deps: McpTurnToolsDeps): McpTurnTools {
