@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -63,6 +63,13 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['mcp tools', []],
   ['mcp test', ['fake']],
   ['mcp remove', ['fake']],
+  ['kanban add', ['dark mode']],
+  ['kanban list', []],
+  ['kanban show', ['1']],
+  ['kanban move', ['1', 'doing']],
+  // The fake's unscripted answer ("ok") is malformed: the refusal is the JSON document.
+  ['kanban specify', ['1']],
+  ['kanban decompose', ['1']],
 ];
 
 let dir: string;
