@@ -28,6 +28,7 @@ import { listSessions, toRecord, type SessionRow } from './session-queries.js';
 import type { NewSession, SessionPatch, SessionRecord, Store, UsageRecord } from './types.js';
 import { summarizeUsage, usageProblem } from './usage-queries.js';
 import { createSqliteWebhookInbox } from './webhook-inbox.js';
+import { createSqliteSkillLoads } from './skill-loads.js';
 
 export type SqliteStoreOptions = {
   /** How long a write waits for another process's lock before failing with 'busy'. */
@@ -274,6 +275,8 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     usageSummary: (options) => guarded(() => summarizeUsage(db, options)),
 
     webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path), threads && ((event, dedupSince) => threads.writer.accept(event, dedupSince))),
+
+    skillLoads: createSqliteSkillLoads(db, guarded, (message) => new StoreError('invalid', `${path}: ${message}`)),
 
     close: async () => {
       await threads?.writer.stop();

@@ -41,6 +41,8 @@ export type ToolContext = {
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Given by the agent loop; a tool used without a session (tests, a listing) falls back to its own wiring. */
   readonly sideJob?: SideJobCall;
+  /** Records a skill load against the session (the curator's usage data); absent outside a session. */
+  readonly recordSkillLoad?: (skill: string) => Promise<void>;
 };
 
 export type ToolResult = {
