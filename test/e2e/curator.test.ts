@@ -5,6 +5,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
+import { startGatewayProcess, waitFor } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 
 let fake: FakeUpstream;
@@ -169,5 +170,35 @@ describe('iris curator review', () => {
     expect(messagesOf('cur-m')).toHaveLength(1);
     expect(messagesOf('cur-fb')).toHaveLength(1);
     expect(promptOf(messagesOf('cur-fb')[0])).toContain('loads in the last 30 days: 0');
+  });
+});
+
+describe('curator.schedule', () => {
+  it('daily: the gateway reviews at start (no --apply), logs the report to gateway.log, and a restart does not review again', async () => {
+    await configure('curator:\n  schedule: daily\nplatforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n');
+    fake.script('main-m', answer({ proposals: [{ skill: 'lint', action: 'archive', reason: 'unused' }] }));
+    const gatewayEnv = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` };
+
+    const first = await startGatewayProcess(home, gatewayEnv);
+    try {
+      await waitFor(async () => ((await reportFiles()).some((name) => name.endsWith('.md')) ? true : undefined), 10_000, 'the report file');
+    } finally {
+      await first.stop();
+    }
+    expect(messagesOf('main-m')).toHaveLength(1);
+    expect(JSON.parse(await readFile(join(home, 'curator', 'last-run.json'), 'utf8'))).toEqual({ at: expect.any(Number) as number });
+    const reports = (await readFile(join(home, 'logs', 'gateway.log'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('"msg":"curator report"'))
+      .map((line) => JSON.parse(line) as { answer: string; deliver: string });
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ deliver: 'log' });
+    expect(reports[0]!.answer).toContain('- lint: archive (0 loads in 30 days, last: none)\n  reason: unused');
+    expect((await readdir(skills)).sort()).toEqual(['deploy', 'lint', 'old-deploy', 'review']);
+
+    const second = await startGatewayProcess(home, gatewayEnv);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await second.stop();
+    expect(messagesOf('main-m')).toHaveLength(1);
   });
 });
