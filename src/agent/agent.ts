@@ -238,10 +238,12 @@ export function createAgent(deps: AgentDeps) {
       await recordUsage(session, task, result.report, result.ok ? result.usage : undefined, tally);
       return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
     };
-    // Skill loads are the curator's usage data, recorded against the session.
+    // Skill loads are the curator's usage data, recorded against the session; a store failure
+    // costs a count, never the skill the model asked for.
     const toolSession: SessionToolContext = {
       sideJob: toolSideJob,
-      recordSkillLoad: (skill) => deps.store.skillLoads.record(skill, session.record.id, Date.now()),
+      recordSkillLoad: (skill) =>
+        deps.store.skillLoads.record(skill, session.record.id, Date.now()).catch((err: unknown) => events.onNotice?.(`the load of skill "${skill}" was not recorded: ${errorMessage(err)}`)),
     };
     let served: TurnResult['served'];
     if (wantsCompression(session, session.compressOnNextMessage)) {
