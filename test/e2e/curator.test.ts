@@ -159,6 +159,16 @@ describe('iris curator review', () => {
     expect(await reportFiles()).toEqual([]);
   });
 
+  it('refuses a --days that is not a whole number of days from 1, before any request', async () => {
+    await configure(PINNED);
+    for (const days of ['0', 'abc', '1.5']) {
+      const result = await iris(['curator', 'review', '--days', days]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`iris: error: --days must be a whole number of days from 1 to 3650 (got "${days}")\n`);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("uses the slot's fallback chain when its provider is down", async () => {
     await configure(PINNED);
     fake.script('cur-m', { kind: 'error', status: 503 });
