@@ -16,7 +16,7 @@ import { compressionCut, estimateTokens } from './context-budget.js';
 import { configuredMain, sessionSnapshot, type MainModel } from './session-routes.js';
 import { cleanTitle, COMPRESSION_SYSTEM, summaryMessage, TITLE_SYSTEM, transcript } from './side-job-prompts.js';
 import { systemPrompt } from './system-prompt.js';
-import type { ApprovalDecision, ApprovalRequest, SideJobCall, Tool, ToolResult } from './tools/types.js';
+import type { ApprovalDecision, ApprovalRequest, SideJobCall, Tool, ToolContext, ToolResult } from './tools/types.js';
 import { addUsage, NO_USAGE, type TurnUsage } from './turn-usage.js';
 import {
   afterModelCall,
@@ -85,6 +85,9 @@ export type TurnResult = {
   /** Who served the turn's last main-model call (a fallback may differ from the session's model). */
   readonly served?: { readonly provider: string; readonly model: string };
 };
+
+/** What a tool gets from the session it runs in. */
+type SessionToolContext = Required<Pick<ToolContext, 'sideJob' | 'recordSkillLoad'>>;
 
 /** Collects a turn's spending as its calls are recorded. */
 type UsageTally = { total: TurnUsage };
@@ -182,7 +185,7 @@ export function createAgent(deps: AgentDeps) {
     events.onNotice?.(`title: ${title}`);
   }
 
-  async function runTool(toolsByName: ReadonlyMap<string, Tool>, call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents, sideJob: SideJobCall): Promise<Message> {
+  async function runTool(toolsByName: ReadonlyMap<string, Tool>, call: ToolCall, signal: AbortSignal | undefined, events: TurnEvents, session: SessionToolContext): Promise<Message> {
     events.onToolStart?.(call);
     const tool = toolsByName.get(call.name);
     let result: ToolResult;
@@ -190,7 +193,7 @@ export function createAgent(deps: AgentDeps) {
     else if (call.invalidArguments !== undefined) result = { ok: false, content: `the arguments were not a JSON object: ${call.invalidArguments.slice(0, 500)}` };
     else {
       try {
-        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, sideJob, kanban: deps.store.kanban, ...(signal ? { signal } : {}) });
+        result = await tool.run(call.arguments, { workspaceRoot: deps.workspaceRoot, home: deps.paths, approve: deps.approve, kanban: deps.store.kanban, ...session, ...(signal ? { signal } : {}) });
       } catch (err) {
         // A tool's bug is the model's information, not the end of the run.
         result = { ok: false, content: `the tool failed: ${errorMessage(err)}` };
@@ -201,11 +204,11 @@ export function createAgent(deps: AgentDeps) {
   }
 
   /** Read-only calls next to each other run together; anything that changes things runs alone. */
-  async function runTools(toolsByName: ReadonlyMap<string, Tool>, calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents, toolSideJob: SideJobCall): Promise<Message[]> {
+  async function runTools(toolsByName: ReadonlyMap<string, Tool>, calls: readonly ToolCall[], signal: AbortSignal | undefined, events: TurnEvents, session: SessionToolContext): Promise<Message[]> {
     const results: Message[] = [];
     let batch: ToolCall[] = [];
     const flush = async () => {
-      results.push(...(await Promise.all(batch.map((call) => runTool(toolsByName, call, signal, events, toolSideJob)))));
+      results.push(...(await Promise.all(batch.map((call) => runTool(toolsByName, call, signal, events, session)))));
       batch = [];
     };
     for (const call of calls) {
@@ -214,7 +217,7 @@ export function createAgent(deps: AgentDeps) {
         continue;
       }
       await flush();
-      results.push(await runTool(toolsByName, call, signal, events, toolSideJob));
+      results.push(await runTool(toolsByName, call, signal, events, session));
     }
     await flush();
     return results;
@@ -234,6 +237,13 @@ export function createAgent(deps: AgentDeps) {
       const result = await callModel(task, request, session.snapshot, deps.routing);
       await recordUsage(session, task, result.report, result.ok ? result.usage : undefined, tally);
       return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+    };
+    // Skill loads are the curator's usage data, recorded against the session; a store failure
+    // costs a count, never the skill the model asked for.
+    const toolSession: SessionToolContext = {
+      sideJob: toolSideJob,
+      recordSkillLoad: (skill) =>
+        deps.store.skillLoads.record(skill, session.record.id, Date.now()).catch((err: unknown) => events.onNotice?.(`the load of skill "${skill}" was not recorded: ${errorMessage(err)}`)),
     };
     let served: TurnResult['served'];
     if (wantsCompression(session, session.compressOnNextMessage)) {
@@ -298,7 +308,7 @@ export function createAgent(deps: AgentDeps) {
       }
       await append(session, { role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
       if (next.kind === 'stop') return finish({ stopReason: next.reason, text, iterations });
-      const results = await runTools(toolsByName, calls, signal, events, toolSideJob);
+      const results = await runTools(toolsByName, calls, signal, events, toolSession);
       await append(session, ...results);
       const then = afterTools({ aborted: signal?.aborted === true, iterations, maxIterations: deps.config.agent.max_iterations });
       if (then.kind === 'stop') {

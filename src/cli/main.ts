@@ -25,6 +25,7 @@ import { registerModel } from './groups/model.js';
 import { registerStore } from './groups/store.js';
 import { registerMcp } from './groups/mcp.js';
 import { registerKanban } from './groups/kanban.js';
+import { registerCurator } from './groups/curator.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -44,6 +45,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerModel,
   registerMcp,
   registerKanban,
+  registerCurator,
 ];
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */

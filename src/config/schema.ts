@@ -7,6 +7,7 @@ import { describePattern } from './schema-walk.js';
 export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;
 export const AUTH_MODES = ['api_key', 'identity_token'] as const;
 export const APPROVAL_MODES = ['manual', 'smart', 'off'] as const;
+export const CURATOR_SCHEDULES = ['off', 'daily', 'weekly'] as const;
 export const DELIVER_TARGETS = [
   'log',
   'forge_comment',
@@ -186,6 +187,8 @@ export const configSchema = z.looseObject({
     }),
     {},
   ),
+  /** How often the gateway runs `iris curator review` by itself (no --apply), its report to gateway.log. */
+  curator: z.prefault(z.looseObject({ schedule: z._default(z.enum(CURATOR_SCHEDULES), 'off') }), {}),
   /** agent.log and gateway.log are rotated by size: `<name>.log.1` … `<name>.log.<keep>`. */
   logging: z.prefault(
     z.looseObject({

@@ -24,6 +24,7 @@ import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
 import { claimPidFile, releasePidFile } from './pid-file.js';
 import { runWebhookEvent } from './run-event.js';
+import { startCuratorSchedule, type CuratorScheduleHandle } from './curator-schedule.js';
 import { createWorkerPool } from './worker-pool.js';
 import { errorMessage } from '../domain/error-message.js';
 import { meteredDeliveries, meteredStore, routeLabel, timedRun } from './metrics/observe.js';
@@ -273,6 +274,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     }
   };
   let prune: NodeJS.Timeout | undefined;
+  let curator: CuratorScheduleHandle | undefined;
   let recovered: number;
   try {
     recovered = await store.webhooks.recoverInterrupted();
@@ -282,6 +284,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     }, PRUNE_EVERY_MS);
     prune.unref();
     await pool.start();
+    curator = startCuratorSchedule({ schedule: config.curator.schedule, paths, env, store, routing, log: llog, nowMs });
     // Last: once this file names us, clients (iris webhook test, gateway start) may rely on us.
     await writeGatewayAddress(paths, { pid: process.pid, host: extra.host, port: listening.port });
   } catch (err) {
@@ -292,6 +295,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     clearInterval(prune);
     clearInterval(summaries);
     changes.close();
+    await curator?.stop();
     await undoSteps([() => removeGatewayAddress(paths), () => pool.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
     log.flush?.();
     return { ok: false, code: 'store', problems: [problem] };
@@ -323,6 +327,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const { settled } = await pool.stop(STOP_GRACE_MS);
+      await curator?.stop();
       server.closeAllConnections();
       await closed;
       changes.close();

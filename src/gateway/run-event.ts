@@ -86,6 +86,8 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   try {
     const session = await runtime.agent.newSession(`webhook:${record.route}`);
     await deps.store.webhooks.setSession(record.id, session.record.id);
+    // The route's skill is loaded into the prompt: a load, as load_skill's are.
+    if (skill) await deps.store.skillLoads.record(skill.name, session.record.id, Date.now());
     deps.log.info({ ...context, session: session.record.id, skill: skill?.name }, 'webhook run started');
     const result = await runtime.agent.runTurn(session, webhookPrompt(snapshot.snapshot, record.event, payload), {}, signal);
     if (result.stopReason === 'cancelled' || signal.aborted) return { kind: 'interrupted' };

@@ -123,6 +123,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX kanban_tasks_by_parent ON kanban_tasks (parent_id);
     `,
   },
+  {
+    version: 5,
+    description: 'skill loads, for the curator',
+    sql: `
+      -- One row per skill load (the load_skill tool, a webhook route's skill). The session is
+      -- unlinked when deleted, so the curator's counts stay right.
+      CREATE TABLE skill_loads (
+        id INTEGER PRIMARY KEY,
+        skill TEXT NOT NULL,
+        session_id TEXT REFERENCES sessions (id) ON DELETE SET NULL,
+        at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX skill_loads_by_at ON skill_loads (at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -29,6 +29,7 @@ import type { NewSession, SessionPatch, SessionRecord, Store, UsageRecord } from
 import { summarizeUsage, usageProblem } from './usage-queries.js';
 import { createSqliteWebhookInbox } from './webhook-inbox.js';
 import { createSqliteKanbanBoard } from './kanban-board.js';
+import { createSqliteSkillLoads } from './skill-loads.js';
 
 export type SqliteStoreOptions = {
   /** How long a write waits for another process's lock before failing with 'busy'. */
@@ -277,6 +278,7 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path), threads && ((event, dedupSince) => threads.writer.accept(event, dedupSince))),
 
     kanban: createSqliteKanbanBoard(db, now, guarded, path),
+    skillLoads: createSqliteSkillLoads(db, guarded, (message) => new StoreError('invalid', `${path}: ${message}`)),
 
     close: async () => {
       await threads?.writer.stop();

@@ -77,6 +77,22 @@ export type UsageRow = {
   readonly served: readonly string[];
 };
 
+/** One skill's loads over a window. */
+export type SkillUsage = {
+  readonly skill: string;
+  readonly loads: number;
+  /** Epoch milliseconds of the last load in the window. */
+  readonly lastLoadAt: number;
+};
+
+/** Every skill load (the load_skill tool, a webhook route's skill), for the curator. */
+export interface SkillLoads {
+  /** `sessionId` is null for a load outside a session. */
+  record(skill: string, sessionId: string | null, at: number): Promise<void>;
+  /** The skills loaded at or after `since`, most loaded first (then by name). */
+  usageSince(since: number): Promise<SkillUsage[]>;
+}
+
 export interface Store {
   createSession(input: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
@@ -98,5 +114,6 @@ export interface Store {
   readonly webhooks: WebhookInbox;
   /** The kanban board (kanban-types.ts). */
   readonly kanban: KanbanBoard;
+  readonly skillLoads: SkillLoads;
   close(): Promise<void>;
 }

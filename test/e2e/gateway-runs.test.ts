@@ -146,6 +146,12 @@ describe('a pull request event becomes a review comment', () => {
     const log = await readFile(join(home, 'logs', 'gateway.log'), 'utf8');
     expect(log).toContain('skill \\"not-installed\\" is not installed; trying the next one');
     expect(log).toContain('webhook answer posted as a PR comment');
+
+    // The route's skill in the prompt is a load: the curator counts it.
+    fake.script('main-m', { kind: 'text', deltas: ['{"proposals":[]}'] });
+    const review = await runIris(['curator', 'review', '--json'], { home, env: { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` } });
+    expect(review.code).toBe(0);
+    expect((JSON.parse(review.stdout) as { skills: Array<{ name: string; loads: number }> }).skills).toEqual([expect.objectContaining({ name: 'review', loads: 1 })]);
   });
 
   it('without a prompt the model gets the event, the route and the payload as JSON; deliver log writes the answer to gateway.log', async () => {

@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban', 'curator'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -37,6 +37,7 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['status', []],
   ['chat', ['-q', 'hello']],
   ['usage', []],
+  ['curator review', []],
   ['store backup', ['$BACKUP']],
   ['sessions list', []],
   ['sessions show', ['$SESSION']],

@@ -44,6 +44,8 @@ export type ToolContext = {
   readonly sideJob?: SideJobCall;
   /** The session's store's board (kanban_* tools); absent outside a session. */
   readonly kanban?: KanbanBoard;
+  /** Records a skill load against the session (the curator's usage data); absent outside a session. */
+  readonly recordSkillLoad?: (skill: string) => Promise<void>;
 };
 
 export type ToolResult = {

@@ -94,6 +94,16 @@ describe('load_skill', () => {
     });
   });
 
+  it('records each successful load, and only those, through the session', async () => {
+    await addSkill('deploy', skill('deploy', 'Deploys.'));
+    const loads: string[] = [];
+    const context = { ...makeContext(dirs), recordSkillLoad: async (name: string) => void loads.push(name) };
+    await loadSkillTool.run({ name: 'deploy' }, context);
+    await loadSkillTool.run({ name: 'nope' }, context);
+    await loadSkillTool.run({ name: 'deploy' }, context);
+    expect(loads).toEqual(['deploy', 'deploy']);
+  });
+
   it('is read-only', () => {
     expect(loadSkillTool.readOnly).toBe(true);
     expect(listSkillsTool.readOnly).toBe(true);

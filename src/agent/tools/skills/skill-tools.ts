@@ -40,6 +40,7 @@ export const loadSkillTool = defineTool({
     if (!entry.ok) {
       return { ok: false, content: entry.missing ? `no skill named "${name}" (list_skills shows the installed ones)` : `skill "${name}" is invalid: ${entry.error}` };
     }
+    await context.recordSkillLoad?.(name);
     const body = entry.skill.body === '' ? '(the skill has no instructions)' : entry.skill.body;
     return { ok: true, content: `skill "${name}" (folder: ${join(dir, name)})\n\n${body}` };
   },

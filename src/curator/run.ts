@@ -1,0 +1,68 @@
+// One curator review with its effects: the slot called over the config's routes (its usage
+// recorded under the `curator` task), the report written, and with `apply` the skills proposed
+// for archive moved. A failed review writes nothing and moves nothing.
+import type { OAuthView } from '../auth/view.js';
+import type { Env, HomePaths } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import { skillsDir } from '../agent/tools/skills/skills.js';
+import { costOf, priceFor } from '../providers/catalog.js';
+import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
+import type { Store } from '../store/types.js';
+import { archiveSkills, type Archived } from './archive.js';
+import type { Proposal, SkillForReview } from './proposals.js';
+import { formatReport, writeReport } from './report.js';
+import { reviewSkills, type AskCurator } from './review.js';
+
+export type CuratorRunDeps = {
+  readonly paths: HomePaths;
+  readonly env: Env;
+  readonly oauth?: OAuthView;
+  readonly config: Readonly<Config>;
+  readonly store: Store;
+  readonly routing: RoutingDeps;
+  readonly now: () => number;
+};
+
+export type CuratorRunOptions = { readonly days: number; readonly apply: boolean };
+
+export type CuratorRunOutcome =
+  | {
+      readonly ok: true;
+      readonly report: string;
+      readonly reportPath: string;
+      readonly skills: readonly SkillForReview[];
+      readonly proposals: readonly Proposal[];
+      /** With `apply`: the skills moved to the archive; else empty. */
+      readonly archived: readonly Archived[];
+    }
+  | { readonly ok: false; readonly code: 'slot_failed' | 'malformed'; readonly error: string };
+
+export async function runCuratorReview(deps: CuratorRunDeps, options: CuratorRunOptions): Promise<CuratorRunOutcome> {
+  const routes = snapshotRoutes(deps.config, deps.env, deps.oauth);
+  const ask: AskCurator = async (system, messages, maxOutputTokens) => {
+    const result = await callModel('curator', { system, messages, maxOutputTokens }, routes, deps.routing);
+    if (result.report.served && result.ok && result.usage) {
+      const { provider, model } = result.report.served;
+      await deps.store.recordUsage({
+        sessionId: null,
+        at: deps.now(),
+        provider,
+        model,
+        task: 'curator',
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        cachedTokens: result.usage.cachedInputTokens,
+        costUsd: costOf(priceFor(provider, model), result.usage),
+      });
+    }
+    return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
+  };
+  const at = deps.now();
+  const dir = skillsDir(deps.paths);
+  const review = await reviewSkills({ skillsDir: dir, skillLoads: deps.store.skillLoads, ask, days: options.days, now: at });
+  if (!review.ok) return review;
+  const report = formatReport({ at, days: options.days, skills: review.skills, proposals: review.proposals, invalid: review.invalid });
+  const reportPath = await writeReport(deps.paths.dir, at, report);
+  const archived = options.apply ? await archiveSkills(dir, review.proposals.filter((p) => p.action === 'archive').map((p) => p.skill)) : [];
+  return { ok: true, report, reportPath, skills: review.skills, proposals: review.proposals, archived };
+}
