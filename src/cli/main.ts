@@ -24,6 +24,7 @@ import { registerDoctor } from './groups/doctor.js';
 import { registerModel } from './groups/model.js';
 import { registerStore } from './groups/store.js';
 import { registerMcp } from './groups/mcp.js';
+import { registerSkills } from './groups/skills.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -42,6 +43,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerDoctor,
   registerModel,
   registerMcp,
+  registerSkills,
 ];
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */

@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'skills'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -63,6 +63,11 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['mcp tools', []],
   ['mcp test', ['fake']],
   ['mcp remove', ['fake']],
+  ['skills search', ['pdf']],
+  ['skills install', [join(REPO_ROOT, 'test/fixtures/skills/pdf-tools/SKILL.md')]],
+  ['skills list', []],
+  ['skills show', ['pdf-tools']],
+  ['skills remove', ['pdf-tools']],
 ];
 
 let dir: string;

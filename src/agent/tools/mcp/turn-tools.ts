@@ -3,15 +3,15 @@
 // usable answer (after one request to fix it) leaves the first `max_tools` tools in listing order,
 // with a notice: the turn goes on, as skill search falls back to its prefilter order.
 import type { Tool } from '../types.js';
-import type { Message } from '../../../domain/messages.js';
+import { askSlotJson, type AskSlot, type SlotAnswer as SharedSlotAnswer } from '../../slot-json.js';
 import type { McpManager } from './manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { buildMcpSelectionFix, buildMcpSelectionPrompt, MCP_SELECTION_SYSTEM, parseMcpSelection } from './select.js';
 
-export type SlotAnswer = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
+export type SlotAnswer = SharedSlotAnswer;
 
 /** One call to the `mcp` slot. */
-export type AskMcpSlot = (system: string, messages: readonly Message[], maxOutputTokens: number) => Promise<SlotAnswer>;
+export type AskMcpSlot = AskSlot;
 
 export type McpTurnLog = {
   info(fields: Record<string, unknown>, message: string): void;
@@ -31,18 +31,18 @@ const SELECTION_MAX_TOKENS = 1500;
 
 async function chooseNames(userText: string, tools: readonly { name: string; description: string }[], maxTools: number, ask: AskMcpSlot): Promise<{ ok: true; names: readonly string[] } | { ok: false; error: string }> {
   const known = new Set(tools.map((tool) => tool.name));
-  const prompt = buildMcpSelectionPrompt(userText, tools, maxTools);
-  const messages: Message[] = [{ role: 'user', content: prompt }];
-  let lastError = '';
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const answer = await ask(MCP_SELECTION_SYSTEM, messages, SELECTION_MAX_TOKENS);
-    if (!answer.ok) return { ok: false, error: `the mcp slot failed: ${answer.error}` };
-    const parsed = parseMcpSelection(answer.text, known, maxTools);
-    if (parsed.ok) return parsed;
-    lastError = parsed.error;
-    messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: buildMcpSelectionFix(parsed.error, maxTools) });
-  }
-  return { ok: false, error: `the mcp slot's answer was malformed twice (${lastError})` };
+  const chosen = await askSlotJson(ask, {
+    system: MCP_SELECTION_SYSTEM,
+    prompt: buildMcpSelectionPrompt(userText, tools, maxTools),
+    maxOutputTokens: SELECTION_MAX_TOKENS,
+    parse: (text) => {
+      const parsed = parseMcpSelection(text, known, maxTools);
+      return parsed.ok ? { ok: true, value: parsed.names } : parsed;
+    },
+    fix: (error) => buildMcpSelectionFix(error, maxTools),
+  });
+  if (chosen.ok) return { ok: true, names: chosen.value };
+  return { ok: false, error: chosen.kind === 'failed' ? `the mcp slot failed: ${chosen.error}` : `the mcp slot's answer was malformed twice (${chosen.error})` };
 }
 
 export function createMcpTurnTools(deps: McpTurnToolsDeps): McpTurnTools {
