@@ -206,6 +206,7 @@ describe('iris skills install, list, show, remove', () => {
     expect(await iris(['skills', 'list'])).toEqual({ code: 0, stdout: `no skills installed (iris skills install <name>|<url> adds one under ${join(home, 'skills')})\n`, stderr: '' });
     expect((await iris(['skills', 'install', join(dir, 'hub-a', 'pdf-tools', 'SKILL.md')])).code).toBe(0);
 
+    expect(await iris(['skills', 'list'])).toEqual({ code: 0, stdout: 'skill      description\npdf-tools  Split and merge PDF files\n', stderr: '' });
     const list = await iris(['skills', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual({ skills: [{ name: 'pdf-tools', description: 'Split and merge PDF files', path: join(home, 'skills', 'pdf-tools', 'SKILL.md') }], invalid: [] });
     const show = await iris(['skills', 'show', 'pdf-tools']);
