@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { askSlotJson, type AskSlot, type SlotAnswer } from '../agent/slot-json.js';
+import type { AskSlot, SlotAnswer } from '../agent/slot-json.js';
 import { parseHubIndex, type HubEntry } from './hub-index.js';
 import { checkSkillBytes, isSkillLocation } from './install.js';
 import { prefilter, queryWords } from './prefilter.js';
 import { parseRanking } from './ranking.js';
 import { rankCandidates } from './search.js';
-import { entryLocation } from './source.js';
+import { entryLocation, type ReadSource } from './source.js';
+import { HUB_INDEX_MAX_BYTES, readHubs } from './hubs.js';
 
 const entry = (name: string, description: string, tags: string[] = [], hub = 'hub-a'): HubEntry => ({ name, description, url: `${name}.md`, tags, hub });
 
@@ -94,25 +95,6 @@ function scripted(...answers: SlotAnswer[]): AskSlot & { calls: Array<{ system: 
   return Object.assign(ask as AskSlot, { calls });
 }
 
-describe('askSlotJson', () => {
-  const request = { system: 's', prompt: 'p', maxOutputTokens: 10, parse: (t: string) => (t === 'good' ? { ok: true as const, value: 1 } : { ok: false as const, error: 'bad' }), fix: (e: string) => `fix: ${e}` };
-
-  it('asks once more with the answer and what was wrong, then gives up', async () => {
-    const ask = scripted({ ok: true, text: 'nope' }, { ok: true, text: 'good' });
-    expect(await askSlotJson(ask, request)).toEqual({ ok: true, value: 1 });
-    expect(ask.calls[1]?.messages).toEqual([{ role: 'user', content: 'p' }, { role: 'assistant', content: 'nope' }, { role: 'user', content: 'fix: bad' }]);
-    const twice = scripted({ ok: true, text: 'nope' });
-    expect(await askSlotJson(twice, request)).toEqual({ ok: false, kind: 'malformed', error: 'bad' });
-    expect(twice.calls).toHaveLength(2);
-  });
-
-  it('does not retry a failed call', async () => {
-    const ask = scripted({ ok: false, error: 'down' });
-    expect(await askSlotJson(ask, request)).toEqual({ ok: false, kind: 'failed', error: 'down' });
-    expect(ask.calls).toHaveLength(1);
-  });
-});
-
 describe('rankCandidates', () => {
   const entries = [entry('pdf-tools', 'PDF files'), entry('pdfium', 'pdf render'), entry('pdf-tools', 'PDF files too', [], 'hub-b')];
 
@@ -148,6 +130,8 @@ describe('install helpers', () => {
     expect(entryLocation('https://hub.example/idx/index.json', 'pdf/SKILL.md')).toBe('https://hub.example/idx/pdf/SKILL.md');
     expect(entryLocation('/srv/hub/index.json', 'pdf/SKILL.md')).toBe('/srv/hub/pdf/SKILL.md');
     expect(entryLocation('/srv/hub/index.json', 'https://raw.example/SKILL.md')).toBe('https://raw.example/SKILL.md');
+    expect(entryLocation('https://hub.example/index.json', 'file:///etc/passwd')).toBeUndefined();
+    expect(entryLocation('https://hub.example/index.json', '/raw/SKILL.md')).toBe('https://hub.example/raw/SKILL.md');
   });
 
   it('checks the front matter and the expected name', () => {
@@ -158,5 +142,26 @@ describe('install helpers', () => {
     expect(checkSkillBytes(Buffer.from('---\nname: ab\n---\n'))).toEqual({ ok: false, error: 'SKILL.md front matter has no description' });
     expect(checkSkillBytes(Buffer.from('no front matter'))).toEqual({ ok: false, error: 'SKILL.md has no front matter (it must start with a --- line)' });
     expect(checkSkillBytes(Buffer.from([0x2d, 0xff, 0xfe]))).toEqual({ ok: false, error: 'SKILL.md is not UTF-8 text' });
+  });
+});
+
+describe('readHubs', () => {
+  it('reads each hub alone: a failing one is named, the others answer, skipped entries are named', async () => {
+    const files: Record<string, string> = {
+      a: JSON.stringify({ skills: [{ name: 'one', description: 'd', url: 'u' }, { name: 'bad name', description: 'd', url: 'u' }] }),
+      c: '{oops',
+      d: JSON.stringify({ skills: [{ name: 'two', description: 'd', url: 'u' }] }),
+    };
+    const seen: Array<[string, number]> = [];
+    const read: ReadSource = async (source, options) => {
+      seen.push([source, options.maxBytes]);
+      const text = files[source];
+      return text === undefined ? { ok: false, error: `cannot read ${source}` } : { ok: true, bytes: Buffer.from(text) };
+    };
+    const listing = await readHubs(['a', 'b', 'c', 'd'], read);
+    expect(listing.entries.map((e) => [e.hub, e.name])).toEqual([['a', 'one'], ['d', 'two']]);
+    expect(listing.failed).toEqual([{ hub: 'b', error: 'cannot read b' }, { hub: 'c', error: 'the index is not JSON' }]);
+    expect(listing.skipped).toEqual([{ hub: 'a', error: 'skills[1]: "bad name" is not a valid skill name (letters, digits, - and _ only)' }]);
+    expect(seen).toEqual([['a', HUB_INDEX_MAX_BYTES], ['b', HUB_INDEX_MAX_BYTES], ['c', HUB_INDEX_MAX_BYTES], ['d', HUB_INDEX_MAX_BYTES]]);
   });
 });

@@ -35,10 +35,16 @@ export const readSource: ReadSource = async (source, options) => {
   }
 };
 
-/** Where an index entry's `url` points: absolute as written, else relative to its hub. */
-export function entryLocation(hub: string, url: string): string {
+/**
+ * Where an index entry's `url` points: absolute as written, else relative to its hub. A hub on a
+ * server may point at http(s) only (never at a file of this machine); undefined when it does not.
+ */
+export function entryLocation(hub: string, url: string): string | undefined {
   if (isHttpUrl(url)) return url;
-  if (isHttpUrl(hub)) return new URL(url, hub).href;
+  if (isHttpUrl(hub)) {
+    const href = URL.canParse(url, hub) ? new URL(url, hub).href : '';
+    return isHttpUrl(href) ? href : undefined;
+  }
   return resolve(dirname(resolve(hub)), url);
 }
 

@@ -108,8 +108,8 @@ describe('iris skills search', () => {
       query: 'pdf',
       ranked: true,
       results: [
-        { name: 'pdf-ocr', description: 'Read scanned PDF files with OCR', source: httpHub, url: 'ocr/SKILL.md', tags: [], reason: 'It reads scanned PDFs.' },
-        { name: 'pdf-tools', description: 'Split and merge PDF files', source: hubA, url: 'pdf-tools/SKILL.md', tags: ['documents'], reason: 'It splits PDFs.' },
+        { name: 'pdf-ocr', description: 'Read scanned PDF files with OCR', source: httpHub, url: `${site.url}/hub/ocr/SKILL.md`, tags: [], reason: 'It reads scanned PDFs.' },
+        { name: 'pdf-tools', description: 'Split and merge PDF files', source: hubA, url: join(dir, 'hub-a', 'pdf-tools', 'SKILL.md'), tags: ['documents'], reason: 'It splits PDFs.' },
       ],
       failed_hubs: [{ hub: broken, error: 'the index is not JSON' }],
     });

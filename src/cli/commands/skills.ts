@@ -54,7 +54,7 @@ function slotAsk(context: Context, oauth: Awaited<ReturnType<typeof loadOAuthVie
   };
 }
 
-const hitJson = (hit: SearchHit) => ({ name: hit.name, description: hit.description, source: hit.hub, url: hit.url, tags: hit.tags, reason: hit.reason ?? null });
+const hitJson = (hit: SearchHit) => ({ name: hit.name, description: hit.description, source: hit.hub, url: entryLocation(hit.hub, hit.url) ?? hit.url, tags: hit.tags, reason: hit.reason ?? null });
 
 /** Exit 0 when at least one hub answered (a failing hub is named on stderr), 1 when none did. */
 export async function skillsSearch(query: string, options: JsonOption): Promise<number> {
@@ -97,7 +97,9 @@ async function locate(target: string, context: Context): Promise<{ location: str
   const listing = await hubListing(context);
   const entry = listing.entries.find((e) => e.name === target);
   if (!entry) throw new CliFailure('not_found', `no skill named "${target}" in the skills hubs (iris skills search finds them)`);
-  return { location: entryLocation(entry.hub, entry.url), expected: target, source: entry.hub };
+  const location = entryLocation(entry.hub, entry.url);
+  if (location === undefined) throw new CliFailure('invalid_skill', `skills hub ${entry.hub} lists "${target}" at ${entry.url}, which is not an http(s) URL`);
+  return { location, expected: target, source: entry.hub };
 }
 
 export async function skillsInstall(target: string, options: JsonOption & { force?: boolean }): Promise<void> {
