@@ -123,6 +123,11 @@ describe('iris skills search', () => {
     const result = await iris(['skills', 'search', 'pdf']);
     expect(result).toEqual({ code: 0, stdout: ranked(), stderr: brokenWarning() });
     expect(requests().map((r) => r.model)).toEqual(['rank-m']);
+
+    // The call is counted under its task, with no session.
+    const usage = await iris(['usage', '--by', 'task', '--json']);
+    expect(usage.code).toBe(0);
+    expect((JSON.parse(usage.stdout) as Array<{ key: string; calls: number }>).map((row) => [row.key, row.calls])).toEqual([['skills_hub', 1]]);
   });
 
   it('prints the prefilter order with a warning when the answer is malformed twice', async () => {

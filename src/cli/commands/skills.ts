@@ -5,6 +5,10 @@ import { loadOAuthView } from '../../auth/view.js';
 import type { Env, HomePaths } from '../../config/home.js';
 import type { Config } from '../../config/schema.js';
 import type { AskSlot } from '../../agent/slot-json.js';
+import { sessionlessUsage } from '../../agent/slot-usage.js';
+import { errorMessage } from '../../domain/error-message.js';
+import { openSqliteStore } from '../../store/sqlite-store.js';
+import type { UsageRecord } from '../../store/types.js';
 import { checkSkillName } from '../../agent/tools/skills/skill-file.js';
 import { listSkills, readSkill, SKILL_FILE, SKILL_FILE_MAX_BYTES, skillsDir } from '../../agent/tools/skills/skills.js';
 import { rotationOf } from '../../log/rotation.js';
@@ -50,8 +54,24 @@ function slotAsk(context: Context, oauth: Awaited<ReturnType<typeof loadOAuthVie
   const routing = createRoutingDeps(context.paths, context.env, { rotation: rotationOf(context.config.logging) });
   return async (system, messages, maxOutputTokens) => {
     const result = await callModel('skills_hub', { system, messages, maxOutputTokens }, routes, routing);
+    await recordUsage(context.paths, sessionlessUsage(result.report, result.ok ? result.usage : undefined, Date.now()));
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
+}
+
+/** Counted in `iris usage`; a store that cannot take it costs a warning, not the search. */
+async function recordUsage(paths: HomePaths, record: UsageRecord | undefined): Promise<void> {
+  if (!record) return;
+  try {
+    const store = await openSqliteStore(paths.statePath);
+    try {
+      await store.recordUsage(record);
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    printWarning(`the skills_hub call's usage was not recorded: ${errorMessage(err)}`);
+  }
 }
 
 const hitJson = (hit: SearchHit) => ({ name: hit.name, description: hit.description, source: hit.hub, url: entryLocation(hit.hub, hit.url) ?? hit.url, tags: hit.tags, reason: hit.reason ?? null });
