@@ -115,6 +115,19 @@ describe('iris skills search', () => {
     });
   });
 
+  it('names an unreachable hub and answers from the others; exit 1 only when no hub answers', async () => {
+    const gone = `${site.url}/gone/index.json`;
+    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\nskills:\n  hubs: [${hubA}, ${gone}]\n`, { mode: 0o600 });
+    fake.script('main-m', { kind: 'text', deltas: ['{"results":[{"name":"pdf-tools","reason":"It splits PDFs."}]}'] });
+    const result = await iris(['skills', 'search', 'pdf']);
+    expect(result).toEqual({ code: 0, stdout: `pdf-tools: Split and merge PDF files\n  source: ${hubA}\n  why: It splits PDFs.\n`, stderr: `iris: warning: skills hub ${gone} failed: ${gone} answered 404\n` });
+
+    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\nskills:\n  hubs: [${gone}]\n`, { mode: 0o600 });
+    const none = await iris(['skills', 'search', 'pdf']);
+    expect(none).toEqual({ code: 1, stdout: '', stderr: `iris: warning: skills hub ${gone} failed: ${gone} answered 404\niris: warning: no skills hub answered\n` });
+    expect(requests().map((r) => r.model)).toEqual(['main-m']);
+  });
+
   it('asks the pinned skills_hub model, not the main one', async () => {
     await configure();
     const pin = await iris(['model', 'aux', 'set', 'skills_hub', 'openai', 'rank-m']);
