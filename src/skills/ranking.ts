@@ -17,9 +17,11 @@ export const RANKING_MAX_TOKENS = 2000;
 const DESCRIPTION_CHARS = 300;
 
 export function buildRankingPrompt(query: string, candidates: readonly HubEntry[]): string {
-  const names = [...new Set(candidates.map((c) => c.name))];
-  const lines = names.map((name) => {
-    const entry = candidates.find((c) => c.name === name) as HubEntry;
+  // A name in two hubs is shown once, as its first (best-scored) hub describes it.
+  const firsts = new Map<string, HubEntry>();
+  for (const candidate of candidates) if (!firsts.has(candidate.name)) firsts.set(candidate.name, candidate);
+  const lines = [...firsts.values()].map((entry) => {
+    const name = entry.name;
     const tags = entry.tags.length > 0 ? ` [tags: ${entry.tags.join(', ')}]` : '';
     return `- ${name}: ${entry.description.slice(0, DESCRIPTION_CHARS)}${tags}`;
   });
