@@ -3,7 +3,7 @@ import type { ConfigErrorCode } from '../config/result.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
-export type CliErrorCode = ConfigErrorCode | 'usage' | 'not_found';
+export type CliErrorCode = ConfigErrorCode | 'usage' | 'not_found' | 'exists' | 'invalid_skill';
 
 const EXIT_BY_CODE: Readonly<Record<CliErrorCode, number>> = {
   usage: EXIT.usage,
@@ -14,6 +14,8 @@ const EXIT_BY_CODE: Readonly<Record<CliErrorCode, number>> = {
   invalid_key: EXIT.usage,
   invalid_value: EXIT.usage,
   not_found: EXIT.failure,
+  exists: EXIT.failure,
+  invalid_skill: EXIT.failure,
   lock_timeout: EXIT.failure,
   io_error: EXIT.failure,
 };

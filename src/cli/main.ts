@@ -26,6 +26,7 @@ import { registerStore } from './groups/store.js';
 import { registerMcp } from './groups/mcp.js';
 import { registerKanban } from './groups/kanban.js';
 import { registerCurator } from './groups/curator.js';
+import { registerSkills } from './groups/skills.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -46,6 +47,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerMcp,
   registerKanban,
   registerCurator,
+  registerSkills,
 ];
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */

@@ -14,7 +14,7 @@ async function resolveTarget(path: string): Promise<string> {
   }
 }
 
-export async function writeFileAtomic(linkOrPath: string, data: string, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(linkOrPath: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   const path = await resolveTarget(linkOrPath);
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

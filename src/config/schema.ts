@@ -202,6 +202,8 @@ export const configSchema = z.looseObject({
     z.looseObject({ web: z.prefault(z.looseObject({ allow_private: z._default(z.boolean(), false) }), {}) }),
     {},
   ),
+  /** Skills hubs (docs/skills.md): URLs or paths of JSON indexes that `iris skills search` reads. */
+  skills: z.prefault(z.looseObject({ hubs: z._default(z.array(nonEmpty()), () => []) }), {}),
   /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
   network: z.prefault(
     z.looseObject({

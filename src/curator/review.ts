@@ -1,15 +1,15 @@
 // A curator review: the installed skills with their usage over the window, given to the `curator`
 // slot, whose answer is parsed strictly; one malformed answer earns one request to fix it, and a
 // second is a refusal (nothing is proposed, so nothing can move).
-import type { Message } from '../domain/messages.js';
+import { askStrict, type AskSlot, type SlotText } from '../routing/strict-answer.js';
 import { listSkills } from '../agent/tools/skills/skills.js';
 import type { SkillLoads } from '../store/types.js';
 import { buildCuratorFix, buildCuratorPrompt, CURATOR_SYSTEM, parseCuratorAnswer, type Proposal, type SkillForReview } from './proposals.js';
 
-export type SlotAnswer = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
+export type SlotAnswer = SlotText;
 
 /** One call to the `curator` slot. */
-export type AskCurator = (system: string, messages: readonly Message[], maxOutputTokens: number) => Promise<SlotAnswer>;
+export type AskCurator = AskSlot;
 
 export type ReviewInput = {
   readonly skillsDir: string;
@@ -53,15 +53,17 @@ export async function reviewSkills(input: ReviewInput): Promise<ReviewResult> {
   if (skills.length === 0) return { ok: true, skills, proposals: [], invalid };
 
   const known = new Set(skills.map((skill) => skill.name));
-  const messages: Message[] = [{ role: 'user', content: buildCuratorPrompt(skills, input.days) }];
-  let lastError = '';
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const answer = await input.ask(CURATOR_SYSTEM, messages, ANSWER_MAX_TOKENS);
-    if (!answer.ok) return { ok: false, code: 'slot_failed', error: `the curator slot failed: ${answer.error}` };
-    const parsed = parseCuratorAnswer(answer.text, known);
-    if (parsed.ok) return { ok: true, skills, proposals: parsed.proposals, invalid };
-    lastError = parsed.error;
-    messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: buildCuratorFix(parsed.error) });
-  }
-  return { ok: false, code: 'malformed', error: `the curator slot's answer was malformed twice (${lastError}); nothing was changed` };
+  const answer = await askStrict({
+    ask: (messages) => input.ask(CURATOR_SYSTEM, messages, ANSWER_MAX_TOKENS),
+    prompt: buildCuratorPrompt(skills, input.days),
+    parse: (text) => {
+      const parsed = parseCuratorAnswer(text, known);
+      return parsed.ok ? { ok: true, value: parsed.proposals } : parsed;
+    },
+    fix: buildCuratorFix,
+  });
+  if (answer.ok) return { ok: true, skills, proposals: answer.value, invalid };
+  return answer.kind === 'slot_failed'
+    ? { ok: false, code: 'slot_failed', error: `the curator slot failed: ${answer.error}` }
+    : { ok: false, code: 'malformed', error: `the curator slot's answer was malformed twice (${answer.error}); nothing was changed` };
 }

@@ -5,6 +5,9 @@ import type { Message } from '../domain/messages.js';
 
 export type SlotText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 
+/** One call to a slot with a system prompt and the conversation so far (callers bind their slot). */
+export type AskSlot = (system: string, messages: readonly Message[], maxOutputTokens: number) => Promise<SlotText>;
+
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 export type StrictAnswer<T> =

@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban', 'curator'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban', 'curator', 'skills'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -71,6 +71,11 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // The fake's unscripted answer ("ok") is malformed: the refusal is the JSON document.
   ['kanban specify', ['1']],
   ['kanban decompose', ['1']],
+  ['skills search', ['pdf']],
+  ['skills install', [join(REPO_ROOT, 'test/fixtures/skills/pdf-tools/SKILL.md')]],
+  ['skills list', []],
+  ['skills show', ['pdf-tools']],
+  ['skills remove', ['pdf-tools']],
 ];
 
 let dir: string;

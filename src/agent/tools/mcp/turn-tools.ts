@@ -3,16 +3,15 @@
 // usable answer (after one request to fix it) leaves the first `max_tools` tools in listing order,
 // with a notice: the turn goes on, as skill search falls back to its prefilter order.
 import type { Tool } from '../types.js';
-import type { Message } from '../../../domain/messages.js';
-import { askStrict } from '../../../routing/strict-answer.js';
+import { askStrict, type AskSlot, type SlotText } from '../../../routing/strict-answer.js';
 import type { McpManager } from './manager.js';
 import { createMcpTool } from './mcp-tool.js';
 import { buildMcpSelectionFix, buildMcpSelectionPrompt, MCP_SELECTION_SYSTEM, parseMcpSelection } from './select.js';
 
-export type SlotAnswer = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
+export type SlotAnswer = SlotText;
 
 /** One call to the `mcp` slot. */
-export type AskMcpSlot = (system: string, messages: readonly Message[], maxOutputTokens: number) => Promise<SlotAnswer>;
+export type AskMcpSlot = AskSlot;
 
 export type McpTurnLog = {
   info(fields: Record<string, unknown>, message: string): void;

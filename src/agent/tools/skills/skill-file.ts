@@ -21,9 +21,18 @@ export function checkSkillName(name: string): string | undefined {
   return undefined;
 }
 
-export function parseSkillFile(folderName: string, text: string): SkillParse {
-  const nameProblem = checkSkillName(folderName);
-  if (nameProblem) return { ok: false, error: `folder name ${nameProblem}` };
+/** The name a SKILL.md gives itself in its front matter (an installer learns the folder from it). */
+export function skillFileName(text: string): { readonly ok: true; readonly name: string } | { readonly ok: false; readonly error: string } {
+  const meta = readFrontMatter(text);
+  if (!meta.ok) return meta;
+  const { name } = meta.meta;
+  if (typeof name !== 'string' || name.trim() === '') return { ok: false, error: 'SKILL.md front matter has no name' };
+  return { ok: true, name: name.trim() };
+}
+
+type FrontMatter = { readonly ok: true; readonly meta: Record<string, unknown>; readonly bodyLines: readonly string[] } | { readonly ok: false; readonly error: string };
+
+function readFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trimEnd() !== '---') {
     return { ok: false, error: 'SKILL.md has no front matter (it must start with a --- line)' };
@@ -41,7 +50,15 @@ export function parseSkillFile(folderName: string, text: string): SkillParse {
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
     return { ok: false, error: 'SKILL.md front matter must be a mapping with name and description' };
   }
-  const { name, description } = meta as Record<string, unknown>;
+  return { ok: true, meta: meta as Record<string, unknown>, bodyLines: lines.slice(end + 1) };
+}
+
+export function parseSkillFile(folderName: string, text: string): SkillParse {
+  const nameProblem = checkSkillName(folderName);
+  if (nameProblem) return { ok: false, error: `folder name ${nameProblem}` };
+  const front = readFrontMatter(text);
+  if (!front.ok) return front;
+  const { name, description } = front.meta;
   if (typeof name !== 'string' || name.trim() === '') return { ok: false, error: 'SKILL.md front matter has no name' };
   if (name.trim() !== folderName) {
     return { ok: false, error: `SKILL.md names the skill "${name.trim()}" but its folder is "${folderName}"` };
@@ -49,6 +66,6 @@ export function parseSkillFile(folderName: string, text: string): SkillParse {
   if (typeof description !== 'string' || description.trim() === '') {
     return { ok: false, error: 'SKILL.md front matter has no description' };
   }
-  const body = lines.slice(end + 1).join('\n').trim();
+  const body = front.bodyLines.join('\n').trim();
   return { ok: true, skill: { name: folderName, description: description.trim().replace(/\s+/g, ' '), body } };
 }

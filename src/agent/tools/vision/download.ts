@@ -11,6 +11,8 @@ export type DownloadOptions = {
   /** The process's proxy-aware dispatcher (HTTPS_PROXY / NO_PROXY). */
   readonly dispatcher?: Dispatcher;
   readonly signal?: AbortSignal;
+  /** The Accept header; images by default (skill hubs ask for JSON and Markdown). */
+  readonly accept?: string;
 };
 
 export type Download =
@@ -34,7 +36,7 @@ export async function downloadBytes(url: string, options: DownloadOptions): Prom
     const response = await fetch(url, {
       signal,
       redirect: 'follow',
-      headers: { accept: 'image/*' },
+      headers: { accept: options.accept ?? 'image/*' },
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });
     if (!response.ok) {
