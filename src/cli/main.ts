@@ -24,6 +24,7 @@ import { registerDoctor } from './groups/doctor.js';
 import { registerModel } from './groups/model.js';
 import { registerStore } from './groups/store.js';
 import { registerMcp } from './groups/mcp.js';
+import { registerProfile } from './groups/profile.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -42,6 +43,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerDoctor,
   registerModel,
   registerMcp,
+  registerProfile,
 ];
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */
@@ -52,7 +54,15 @@ function buildProgram(): Command {
     .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .option('-p, --profile <name>', 'use the named profile (a separate home, see iris profile); also IRIS_PROFILE')
     .exitOverride();
+  // One place decides the home for every command: the profile's, before the command runs.
+  program.hook('preAction', async () => {
+    const { selectProfile, applyProfile } = await import('../profiles/current.js');
+    const selected = selectProfile(program.opts<{ profile?: string }>().profile, process.env);
+    if (!selected.ok) throw new CliFailure('usage', selected.message);
+    applyProfile(selected.profile, process.env);
+  });
 
   for (const register of GROUPS) register(program, (code) => (commandExitCode = code));
   routeUsageErrors(program);
