@@ -3,6 +3,7 @@
 import { copyFile, mkdir, readdir, rename, rm, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resolveHomePaths } from '../config/home.js';
+import { loadConfig } from '../config/store.js';
 import { errnoMessage, fail, type Result } from '../config/result.js';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { activeProfilePath, DEFAULT_PROFILE, profileHomeDir, profileNameProblem, profilesDir } from './names.js';
@@ -19,6 +20,12 @@ export async function listProfileNames(baseDir: string): Promise<string[]> {
 
 export function profileExists(baseDir: string, name: string): boolean {
   return name === DEFAULT_PROFILE || isDirectory(profileHomeDir(baseDir, name));
+}
+
+/** The stored description of a profile ('' when none, or when its config.yaml cannot be read). */
+export async function storedDescription(baseDir: string, name: string): Promise<string> {
+  const loaded = await loadConfig(resolveHomePaths({ IRIS_HOME: profileHomeDir(baseDir, name) }));
+  return loaded.ok ? (loaded.config.description ?? '') : '';
 }
 
 /** The stored default (`iris profile use`), `default` when none is stored. */

@@ -1,7 +1,6 @@
 // `iris profile …`: thin: resolve the base home and the active profile, call src/profiles, print.
 import { currentProfile } from '../../profiles/current.js';
-import { describeProfile, storedDescription } from '../../profiles/describe.js';
-import { createProfile, deleteProfile, listProfileNames, profileExists, storedDefault, useProfile } from '../../profiles/manage.js';
+import { createProfile, deleteProfile, listProfileNames, profileExists, storedDefault, storedDescription, useProfile } from '../../profiles/manage.js';
 import { profileHomeDir } from '../../profiles/names.js';
 import type { Result } from '../../config/result.js';
 import { printData, printJson } from '../console.js';
@@ -71,6 +70,8 @@ export async function profileDescribe(name: string | undefined, options: JsonOpt
     printData(description || `profile ${target} has no description yet; write one with: iris profile describe ${target} --auto`);
     return;
   }
+  // Routing (and its HTTP client) loads only when a model is asked.
+  const { describeProfile } = await import('../../profiles/describe.js');
   const outcome = await describeProfile(baseDir, target, process.env);
   if (!outcome.ok) throw new CliFailure(outcome.code === 'not_found' ? 'not_found' : outcome.code === 'config' ? 'invalid_value' : 'io_error', outcome.message);
   if (options.json) return printJson({ ok: true, profile: outcome.profile, description: outcome.description, provider: outcome.provider, model: outcome.model });
