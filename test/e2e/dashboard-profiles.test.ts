@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { collectPageErrors, launchChromium, startDashboard, type Dashboard } from '../helpers/dashboard-page.js';
+import { startDashboardProcess } from '../helpers/dashboard.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 
 const CONFIG = '# the default profile\nmodel:\n  provider: openai\n  default: main-m\n';
@@ -82,5 +83,34 @@ describe('the Profiles card in chromium', { timeout: 60_000 }, () => {
     expect(await alert.textContent()).toBe('the profile_describer model gave a blank answer (malformed); the description was not changed');
     expect(await workConfig()).toBe(WORK_CONFIG);
     expect(await work.locator('.profile-description').textContent()).toBe('No description yet.');
+  });
+});
+
+describe('the profile API', { timeout: 30_000 }, () => {
+  it('needs the token, checks the body, and answers {ok, profile, description}', async () => {
+    fake.script('work-m', { kind: 'text', deltas: ['Work words.'] });
+    const dash = await startDashboardProcess(home, { OPENAI_API_KEY: 'sk-openai-test-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` });
+    try {
+      const post = async (body: unknown, token: string | null = dash.token) => {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (token !== null) headers['x-service-session-token'] = token;
+        const response = await fetch(`${dash.url}/api/profile/describe`, { method: 'POST', headers, body: JSON.stringify(body) });
+        return { status: response.status, json: await response.json() };
+      };
+      expect(await post({ profile: 'work' }, null)).toEqual({ status: 401, json: { error: 'Unauthorized' } });
+      expect(fake.requests).toEqual([]);
+      expect(await post({ name: 'work' })).toEqual({ status: 422, json: { error: 'send {"profile": "<name>"}' } });
+      expect(await post({ profile: 'nope' })).toEqual({ status: 404, json: { error: 'no profile "nope"; see iris profile list' } });
+      expect(await post({ profile: 'work' })).toEqual({ status: 200, json: { ok: true, profile: 'work', description: 'Work words.' } });
+      const list = await fetch(`${dash.url}/api/profiles`, { headers: { 'x-service-session-token': dash.token } });
+      expect(await list.json()).toEqual({
+        profiles: [
+          { name: 'default', active: true, description: '' },
+          { name: 'work', active: false, description: 'Work words.' },
+        ],
+      });
+    } finally {
+      await dash.stop();
+    }
   });
 });
