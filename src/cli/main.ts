@@ -57,11 +57,13 @@ function buildProgram(): Command {
     .option('-p, --profile <name>', 'use the named profile (a separate home, see iris profile); also IRIS_PROFILE')
     .exitOverride();
   // One place decides the home for every command: the profile's, before the command runs.
-  program.hook('preAction', async () => {
-    const { selectProfile, applyProfile } = await import('../profiles/current.js');
+  program.hook('preAction', async (_program, command) => {
+    const { selectProfile, applyProfile, defaultProfile } = await import('../profiles/current.js');
     const selected = selectProfile(program.opts<{ profile?: string }>().profile, process.env);
-    if (!selected.ok) throw new CliFailure('usage', selected.message);
-    applyProfile(selected.profile, process.env);
+    if (selected.ok) return applyProfile(selected.profile, process.env);
+    // A stored default whose folder is gone must not lock out `iris profile use default`.
+    if (selected.source === 'stored' && command.parent?.name() === 'profile') return applyProfile(defaultProfile(selected.baseDir), process.env);
+    throw new CliFailure('usage', selected.message);
   });
 
   for (const register of GROUPS) register(program, (code) => (commandExitCode = code));

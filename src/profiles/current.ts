@@ -14,7 +14,7 @@ export type CurrentProfile = {
   readonly homeDir: string;
 };
 
-export type ProfileSelection = { ok: true; profile: CurrentProfile } | { ok: false; message: string };
+export type ProfileSelection = { ok: true; profile: CurrentProfile } | { ok: false; message: string; source: ProfileSource; baseDir: string };
 
 /** The default set by `iris profile use`, or undefined when none is set (or it cannot be read). */
 export function readStoredProfile(baseDir: string): string | undefined {
@@ -39,10 +39,11 @@ export function selectProfile(flag: string | undefined, env: Env): ProfileSelect
   const choice = chooseProfile({ flag, env: env.IRIS_PROFILE, stored: readStoredProfile(baseDir) });
   const problem = profileNameProblem(choice.name);
   const from = { flag: '--profile', env: 'IRIS_PROFILE', stored: `${activeProfilePath(baseDir)} (set by iris profile use)`, default: '' }[choice.source];
-  if (problem) return { ok: false, message: `${problem} (from ${from})` };
+  if (problem) return { ok: false, message: `${problem} (from ${from})`, source: choice.source, baseDir };
   const homeDir = profileHomeDir(baseDir, choice.name);
   if (choice.name !== DEFAULT_PROFILE && !isDirectory(homeDir)) {
-    return { ok: false, message: `no profile "${choice.name}" (from ${from}); create it with: iris profile create ${choice.name}` };
+    const fix = choice.source === 'stored' ? `create it with: iris profile create ${choice.name}, or go back with: iris profile use default` : `create it with: iris profile create ${choice.name}`;
+    return { ok: false, message: `no profile "${choice.name}" (from ${from}); ${fix}`, source: choice.source, baseDir };
   }
   return { ok: true, profile: { name: choice.name, source: choice.source, baseDir, homeDir: resolve(homeDir) } };
 }
@@ -57,6 +58,11 @@ export function applyProfile(profile: CurrentProfile, env: NodeJS.ProcessEnv): v
   current = profile;
   env.IRIS_HOME = profile.homeDir;
   delete env.IRIS_PROFILE;
+}
+
+/** The default profile of a base home: what `iris profile …` falls back to when the stored default is gone. */
+export function defaultProfile(baseDir: string): CurrentProfile {
+  return { name: DEFAULT_PROFILE, source: 'default', baseDir, homeDir: baseDir };
 }
 
 /** The profile chosen for this process; before any was applied, the one the environment names. */

@@ -1,5 +1,5 @@
 // Profiles as separate homes, and `iris profile describe --auto` against the fake upstream.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
@@ -92,6 +92,15 @@ describe('profiles are separate homes', () => {
     expect(movedTo.startsWith(join(home, 'profiles', '.trash', 'b-'))).toBe(true);
     const after = JSON.parse((await iris(['profile', 'list', '--json'])).stdout) as Array<{ name: string }>;
     expect(after.map((p) => p.name)).toEqual(['default', 'a']);
+    // A stored default whose folder is gone: commands fail and say how out; profile commands still run.
+    await rm(join(home, 'profiles', 'a'), { recursive: true });
+    expect(await iris(['status'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `iris: error: no profile "a" (from ${join(home, 'active_profile')} (set by iris profile use)); create it with: iris profile create a, or go back with: iris profile use default\n`,
+    });
+    expect(await iris(['profile', 'use', 'default'])).toMatchObject({ code: 0 });
+    expect((await iris(['status', '--json'])).code).toBe(0);
   });
 
   it('--clone copies config.yaml and .env, not state', async () => {
