@@ -27,6 +27,7 @@ import { registerMcp } from './groups/mcp.js';
 import { registerKanban } from './groups/kanban.js';
 import { registerCurator } from './groups/curator.js';
 import { registerSkills } from './groups/skills.js';
+import { registerProfile } from './groups/profile.js';
 
 /** The command groups, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
@@ -48,6 +49,7 @@ const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = 
   registerKanban,
   registerCurator,
   registerSkills,
+  registerProfile,
 ];
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */
@@ -58,7 +60,17 @@ function buildProgram(): Command {
     .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .option('-p, --profile <name>', 'use the named profile (a separate home, see iris profile); also IRIS_PROFILE')
     .exitOverride();
+  // One place decides the home for every command: the profile's, before the command runs.
+  program.hook('preAction', async (_program, command) => {
+    const { selectProfile, applyProfile, defaultProfile } = await import('../profiles/current.js');
+    const selected = selectProfile(program.opts<{ profile?: string }>().profile, process.env);
+    if (selected.ok) return applyProfile(selected.profile, process.env);
+    // A stored default whose folder is gone must not lock out `iris profile use default`.
+    if (selected.source === 'stored' && command.parent?.name() === 'profile') return applyProfile(defaultProfile(selected.baseDir), process.env);
+    throw new CliFailure('usage', selected.message);
+  });
 
   for (const register of GROUPS) register(program, (code) => (commandExitCode = code));
   routeUsageErrors(program);

@@ -147,6 +147,8 @@ export const mcpServerSchema = z.looseObject({
 });
 
 export const configSchema = z.looseObject({
+  /** One paragraph about this profile (iris profile describe --auto writes it). */
+  description: z.optional(z.string()),
   /** `''` means not configured; `iris setup` / `iris model` replace it with a mapping. */
   model: z._default(z.union([z.literal(''), modelMapping]), ''),
   model_aliases: z._default(

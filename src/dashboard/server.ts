@@ -20,6 +20,7 @@ import { hasSessionToken, hostAllowed } from './guard.js';
 import { customEndpointModels } from './custom-models.js';
 import { auxiliaryAssignments, modelOptions } from './read-models.js';
 import { parseSetRequest } from './set-request.js';
+import { describeFromRequest, profilesJson } from './profiles-api.js';
 import { contentSecurityPolicy, injectToken, readStatic } from './static-files.js';
 import { errorMessage } from '../domain/error-message.js';
 
@@ -33,6 +34,8 @@ export type DashboardOptions = {
   readonly port: () => number;
   readonly allowRemote: boolean;
   readonly uiDir: string;
+  /** The profile this dashboard serves and `$IRIS_HOME` (where the other profiles live); default: the home itself. */
+  readonly profile?: { readonly name: string; readonly baseDir: string };
 };
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -92,17 +95,28 @@ export function createDashboardHandler(options: DashboardOptions) {
     };
   }
 
-  async function setModel(req: IncomingMessage) {
+  async function readJsonRequest(req: IncomingMessage): Promise<unknown> {
     const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
     if (type !== 'application/json') throw new HttpError(415, 'send the body as Content-Type: application/json');
     const body = await readBody(req, MAX_BODY_BYTES, BODY_TIMEOUT_MS);
     if (!body.ok) throw new HttpError(body.status, body.error);
-    let data: unknown;
     try {
-      data = JSON.parse(body.body.toString('utf8'));
+      return JSON.parse(body.body.toString('utf8')) as unknown;
     } catch {
       throw new HttpError(422, 'the body is not JSON');
     }
+  }
+
+  const profile = options.profile ?? { name: 'default', baseDir: options.paths.dir };
+
+  async function describe(req: IncomingMessage) {
+    const outcome = await describeFromRequest(await readJsonRequest(req), profile.baseDir, options.processEnv);
+    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+    return outcome.body;
+  }
+
+  async function setModel(req: IncomingMessage) {
+    const data = await readJsonRequest(req);
     const checked = parseSetRequest(data);
     if (!checked.ok) throw new HttpError(checked.status, checked.error);
     const request = checked.request;
@@ -131,6 +145,8 @@ export function createDashboardHandler(options: DashboardOptions) {
       '/api/model/auxiliary': { method: 'GET', run: async () => auxiliaryAssignments(await currentConfig()) },
       '/api/model/set': { method: 'POST', run: () => setModel(req) },
       '/api/usage': { method: 'GET', run: () => usage(url) },
+      '/api/profiles': { method: 'GET', run: () => profilesJson(profile.baseDir, profile.name) },
+      '/api/profile/describe': { method: 'POST', run: () => describe(req) },
     };
     const route = routes[url.pathname];
     if (!route) return json(res, 404, { error: 'Not found' });

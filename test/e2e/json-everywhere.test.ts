@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban', 'curator', 'skills'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'model aux', 'store', 'mcp', 'kanban', 'curator', 'skills', 'profile'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -76,6 +76,12 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['skills list', []],
   ['skills show', ['pdf-tools']],
   ['skills remove', ['pdf-tools']],
+  ['profile create', ['json-p']],
+  ['profile list', []],
+  ['profile show', ['json-p']],
+  ['profile use', ['default']],
+  ['profile describe', ['json-p']],
+  ['profile delete', ['json-p']],
 ];
 
 let dir: string;

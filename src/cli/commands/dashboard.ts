@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createDashboardHandler } from '../../dashboard/server.js';
+import { currentProfile } from '../../profiles/current.js';
 import { builtUiDir } from '../../dashboard/static-files.js';
 import { isLoopbackHost } from '../../webhook/route-checks.js';
 import { printData, printError, printWarning } from '../console.js';
@@ -47,6 +48,7 @@ export async function dashboard(options: DashboardCliOptions): Promise<number> {
     port: () => boundPort,
     allowRemote: Boolean(options.allowRemote),
     uiDir: builtUiDir(),
+    profile: currentProfile(),
   });
   const server = createServer(dashboardHandler.handle);
   server.headersTimeout = 10_000;

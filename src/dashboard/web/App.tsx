@@ -7,6 +7,7 @@ import { APPLIES_TO_NEW_SESSIONS, describeChange } from './changes.js';
 import { ModelCards } from './ModelCards.js';
 import { ModelSettings } from './ModelSettings.js';
 import { Picker, type PickerTarget } from './Picker.js';
+import { ProfilesCard } from './ProfilesCard.js';
 
 export type Assign = (request: SetRequest) => Promise<string | null>;
 
@@ -127,6 +128,7 @@ export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean })
             />
           </div>
         )}
+        {hasToken && <ProfilesCard api={api} />}
         {data !== null && picker !== null && (
           <Picker target={picker} options={data.options} aux={data.aux} assign={assign} onClose={closePicker} />
         )}

@@ -88,3 +88,10 @@ export type StaleAuxSlot = z.infer<typeof StaleAux>;
 export type SetRequest =
   | { readonly scope: 'main'; readonly provider: string; readonly model: string }
   | { readonly scope: 'auxiliary'; readonly target: AuxTarget; readonly provider: string; readonly model: string };
+
+export const ProfilesSchema = z.object({
+  profiles: z.array(z.object({ name: z.string(), active: z.boolean(), description: z.string() })),
+});
+export const DescribeAnswerSchema = z.object({ ok: z.literal(true), profile: z.string(), description: z.string() });
+export type Profiles = z.infer<typeof ProfilesSchema>;
+export type DescribeAnswer = z.infer<typeof DescribeAnswerSchema>;

@@ -62,4 +62,14 @@ describe('the dashboard API client', () => {
     const down = await createApi('t', () => Promise.reject(new TypeError('fetch failed'))).options();
     expect(down).toEqual({ ok: false, error: 'Cannot reach the dashboard server. Is `iris dashboard` still running?' });
   });
+
+  it('posts {"profile"} to the describe endpoint and reads the profile list', async () => {
+    const seen: Seen[] = [];
+    const answer = { ok: true, profile: 'work', description: 'Words.' };
+    expect(await createApi('t', fakeFetch(200, answer, seen)).describeProfile('work')).toEqual({ ok: true, value: answer });
+    expect(seen).toEqual([{ url: '/api/profile/describe', method: 'POST', headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: 't' }, body: '{"profile":"work"}' }]);
+    const list = { profiles: [{ name: 'default', active: true, description: '' }] };
+    expect(await createApi('t', fakeFetch(200, list)).profiles()).toEqual({ ok: true, value: list });
+    expect(await createApi('t', fakeFetch(502, { error: 'blank answer' })).describeProfile('work')).toEqual({ ok: false, error: 'blank answer' });
+  });
 });

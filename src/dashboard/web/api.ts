@@ -3,11 +3,15 @@
 import type * as z from 'zod/mini';
 import {
   AuxiliarySchema,
+  DescribeAnswerSchema,
   ModelOptionsSchema,
+  ProfilesSchema,
   SetAnswerSchema,
   UsageSchema,
   type Auxiliary,
+  type DescribeAnswer,
   type ModelOptions,
+  type Profiles,
   type SetAnswer,
   type SetRequest,
   type Usage,
@@ -22,6 +26,8 @@ export type DashboardApi = {
   readonly auxiliary: () => Promise<ApiResult<Auxiliary>>;
   readonly usage: (since: string) => Promise<ApiResult<Usage>>;
   readonly set: (request: SetRequest) => Promise<ApiResult<SetAnswer>>;
+  readonly profiles: () => Promise<ApiResult<Profiles>>;
+  readonly describeProfile: (profile: string) => Promise<ApiResult<DescribeAnswer>>;
 };
 
 export const TOKEN_HEADER = 'X-Service-Session-Token';
@@ -90,6 +96,13 @@ export function createApi(token: string, fetchFn: typeof fetch = (...args) => fe
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(setBody(request)),
+      }),
+    profiles: () => call('/api/profiles', ProfilesSchema),
+    describeProfile: (profile) =>
+      call('/api/profile/describe', DescribeAnswerSchema, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ profile }),
       }),
   };
 }

@@ -8,6 +8,7 @@ import './styles/base.css';
 import './styles/settings.css';
 import './styles/cards.css';
 import './styles/picker.css';
+import './styles/profiles.css';
 
 declare global {
   interface Window {
