@@ -29,33 +29,47 @@ import { registerCurator } from './groups/curator.js';
 import { registerSkills } from './groups/skills.js';
 import { registerProfile } from './groups/profile.js';
 
-/** The command groups, in the order `iris --help` lists them. */
-const GROUPS: ReadonlyArray<(program: Command, setExit: SetExitCode) => void> = [
-  registerVersion,
-  registerConfig,
-  registerStatus,
-  registerUsage,
-  registerChat,
-  registerSessions,
-  registerGateway,
-  registerWebhook,
-  registerStore,
-  registerDashboard,
-  registerSetup,
-  registerAuth,
-  registerDoctor,
-  registerModel,
-  registerMcp,
-  registerKanban,
-  registerCurator,
-  registerSkills,
-  registerProfile,
+/** The command groups, each under its top-level command, in the order `iris --help` lists them. */
+const GROUPS: ReadonlyArray<readonly [string, (program: Command, setExit: SetExitCode) => void]> = [
+  ['version', registerVersion],
+  ['config', registerConfig],
+  ['status', registerStatus],
+  ['usage', registerUsage],
+  ['chat', registerChat],
+  ['sessions', registerSessions],
+  ['gateway', registerGateway],
+  ['webhook', registerWebhook],
+  ['store', registerStore],
+  ['dashboard', registerDashboard],
+  ['setup', registerSetup],
+  ['auth', registerAuth],
+  ['doctor', registerDoctor],
+  ['model', registerModel],
+  ['mcp', registerMcp],
+  ['kanban', registerKanban],
+  ['curator', registerCurator],
+  ['skills', registerSkills],
+  ['profile', registerProfile],
 ];
+
+/**
+ * The command a run asks for: the first argument that is not a global option or its value. Only
+ * that command's group is declared (commander builds every declared command, and start-up is
+ * paid by every run); anything else — help, no command, a mistyped one — gets them all.
+ */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-p' || arg === '--profile') i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */
 let commandExitCode: number = EXIT.ok;
 
-function buildProgram(): Command {
+function buildProgram(argv: readonly string[]): Command {
   const program = new Command('iris')
     .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -72,13 +86,15 @@ function buildProgram(): Command {
     throw new CliFailure('usage', selected.message);
   });
 
-  for (const register of GROUPS) register(program, (code) => (commandExitCode = code));
+  const word = commandWord(argv);
+  const asked = GROUPS.find(([name]) => name === word);
+  for (const [, register] of asked ? [asked] : GROUPS) register(program, (code) => (commandExitCode = code));
   routeUsageErrors(program);
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;
