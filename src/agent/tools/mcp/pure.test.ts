@@ -1,7 +1,7 @@
 // The pure parts of MCP: server resolution, tool names, result mapping, the slot's answer.
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../config/validate.js';
-import { buildServerEntry } from './server-entry.js';
+import { buildServerEntry, serverView } from './server-entry.js';
 import { exposedToolName, keepsTool, resolveMcpServers } from './servers.js';
 import { buildMcpSelectionPrompt, parseMcpSelection } from './select.js';
 import { MCP_RESULT_MAX_CHARS, mapMcpResult } from './tool-result.js';
@@ -115,6 +115,29 @@ describe('parseMcpSelection', () => {
   });
 });
 
+describe('serverView', () => {
+  it('shows the command line or URL and only the names of env and headers, never their values', () => {
+    expect(serverView({ name: 'fs', enabled: true, transport: { kind: 'stdio', command: 'npx', args: ['-y', 'srv'], env: { TOKEN: 'secret-value' } }, include: ['read'] } as never)).toEqual({
+      name: 'fs',
+      enabled: true,
+      transport: 'stdio',
+      target: 'npx -y srv',
+      env_names: ['TOKEN'],
+      header_names: [],
+      include: ['read'],
+    });
+    expect(serverView({ name: 'web', enabled: false, transport: { kind: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer t' } }, exclude: ['rm'] } as never)).toEqual({
+      name: 'web',
+      enabled: false,
+      transport: 'http',
+      target: 'https://x.example/mcp',
+      env_names: [],
+      header_names: ['Authorization'],
+      exclude: ['rm'],
+    });
+  });
+});
+
 describe('buildServerEntry', () => {
   it('builds a stdio entry and an HTTP entry', () => {
     expect(buildServerEntry('fs', { command: ['npx', '-y', 'srv'], env: ['A=1'], cwd: '/tmp', include: 'a, b' })).toEqual({
@@ -134,6 +157,11 @@ describe('buildServerEntry', () => {
     ['a', { command: ['x'], env: ['NOVALUE'] }, '--env takes NAME=VALUE (got "NOVALUE")'],
     ['a', { command: [], url: 'ftp://x.example' }, '--url must be http(s) (got ftp:)'],
     ['a', { command: ['x'], header: ['A: b'] }, '--header is for --url servers'],
+    ['a', { command: [], url: 'https://x.example', env: ['A=1'] }, '--env and --cwd are for command (stdio) servers'],
+    ['a', { command: [], url: 'https://x.example', cwd: '/tmp' }, '--env and --cwd are for command (stdio) servers'],
+    ['a', { command: [], url: 'not a url' }, '--url "not a url" is not a URL'],
+    ['a', { command: [], url: 'https://x.example', header: ['NoColon'] }, '--header takes NAME:VALUE (got "NoColon")'],
+    ['a', { command: ['x'], env: ['=v'] }, '--env takes NAME=VALUE (got "=v")'],
   ])('refuses %s %j', (name, options, error) => {
     expect(buildServerEntry(name, options)).toEqual({ ok: false, error });
   });
