@@ -129,6 +129,54 @@ const webhookPlatform = z.prefault(
   {},
 );
 
+// Chat platforms and SMS (docs/platforms.md): `platforms.<name>`, shaped like the webhook
+// platform. Secrets are in .env (TELEGRAM_BOT_TOKEN, TWILIO_*), never here; every base address is a
+// setting so that a fake can stand in for the service.
+/** Platform ids are the platform's own; YAML reads a bare 12345 as a number, so numbers are taken too. */
+const platformId = z.pipe(z.union([z.string(), z.number()]), z.transform((value: string | number) => String(value)));
+
+function chatPlatform<T extends Record<string, z.ZodMiniType>>(fields: T) {
+  return z.prefault(
+    z.looseObject({
+      enabled: z._default(z.boolean(), false),
+      extra: z.prefault(
+        z.looseObject({
+          /** Who may talk to the agent (platform user ids); everyone else gets a pairing code in a DM. */
+          allowed_users: z._default(z.array(platformId), () => []),
+          /** Anyone may talk to the agent (logged as a warning at start). */
+          allow_all_users: z._default(z.boolean(), false),
+          /** Where deliveries without a chat_id go; /sethome writes it. */
+          home_channel: z._default(platformId, ''),
+          /** In a group, each user has a session of their own. */
+          group_sessions_per_user: z._default(z.boolean(), true),
+          ...fields,
+        }),
+        {},
+      ),
+    }),
+    {},
+  );
+}
+
+const telegramPlatform = chatPlatform({
+  api_base: z._default(z.url(), 'https://api.telegram.org'),
+  /** Seconds one getUpdates long poll waits for news. */
+  poll_timeout: z._default(z.int().check(z.gte(0), z.lte(50)), 25),
+});
+const signalPlatform = chatPlatform({
+  /** The signal-cli daemon's HTTP address (signal-cli daemon --http 127.0.0.1:8080); required. */
+  http_url: z._default(z.string(), ''),
+  /** The bot's own number, E.164. */
+  account: z._default(z.string(), ''),
+});
+const smsPlatform = chatPlatform({
+  api_base: z._default(z.url(), 'https://api.twilio.com'),
+  /** The Twilio number answers are sent from, E.164. */
+  from: z._default(z.string(), ''),
+  /** The full URL Twilio posts to and signs (https://iris.example.com/platforms/sms); required. */
+  public_url: z._default(z.string(), ''),
+});
+
 // MCP servers (docs/mcp.md): `command` (stdio) or `url` (streamable HTTP); which one is decided
 // when the servers are resolved (src/agent/tools/mcp/servers.ts), so a bad entry is one skipped server.
 export const MCP_SERVER_NAME_PATTERN = describePattern(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - (at most 64)');
@@ -163,7 +211,7 @@ export const configSchema = z.looseObject({
   fallback_providers: z._default(z.array(fallbackEntry), () => []),
   /** `''` means none; else one fallback entry or `"<provider>/<model>"`. */
   fallback_model: z._default(z.union([z.literal(''), providerModelRef, fallbackEntry]), ''),
-  platforms: z.prefault(z.looseObject({ webhook: webhookPlatform }), {}),
+  platforms: z.prefault(z.looseObject({ webhook: webhookPlatform, telegram: telegramPlatform, signal: signalPlatform, sms: smsPlatform }), {}),
   /** When older turns are summarised: a fraction of the main model's context length. */
   compression: z.prefault(
     z.looseObject({ threshold: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5) }),
@@ -222,6 +270,11 @@ export type ModelMapping = z.output<typeof modelMapping>;
 export type FallbackEntry = z.output<typeof fallbackEntry>;
 export type WebhookRoute = z.output<typeof webhookRouteSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
+/** The settings every chat platform has; each adds its own (api_base, http_url…). */
+export type ChatPlatformConfig = z.output<typeof telegramPlatform> | z.output<typeof signalPlatform> | z.output<typeof smsPlatform>;
+export type TelegramConfig = z.output<typeof telegramPlatform>;
+export type SignalConfig = z.output<typeof signalPlatform>;
+export type SmsConfig = z.output<typeof smsPlatform>;
 
 /**
  * Words for the `(allowed: …)` part of a problem, where the schema alone would not say what a

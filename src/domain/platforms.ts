@@ -1,0 +1,19 @@
+// The chat platforms and SMS by name: config keys (`platforms.<name>`), webhook `deliver` values,
+// session sources and the `platform` metrics label. Slack and Discord are named here already
+// (routes may name them), their adapters come with the websocket platforms.
+
+export const CHAT_PLATFORMS = ['telegram', 'discord', 'slack', 'signal', 'sms'] as const;
+export type PlatformName = (typeof CHAT_PLATFORMS)[number];
+
+export function isPlatformName(value: string): value is PlatformName {
+  return (CHAT_PLATFORMS as readonly string[]).includes(value);
+}
+
+/** The longest message each platform takes; longer answers are split (DECISIONS § Chat platforms). */
+export const MESSAGE_LIMITS: Readonly<Record<PlatformName, number>> = Object.freeze({
+  telegram: 4096,
+  discord: 2000,
+  slack: 4000,
+  signal: 8000,
+  sms: 1600,
+});

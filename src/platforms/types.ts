@@ -1,0 +1,93 @@
+// What every chat platform (and SMS) looks like to the platform layer. An adapter knows its wire
+// protocol and nothing of the agent: it turns what arrives into `InboundMessage`s handed to the
+// sink, and sends `OutboundMessage`s. Access control, sessions, queues, commands, the durable
+// inbound record and the outbox live in the layer (src/platforms/*.ts), once for all platforms.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PlatformName } from '../domain/platforms.js';
+
+export type { PlatformName } from '../domain/platforms.js';
+
+/** One message received in a chat. Ids are the platform's own, as strings. */
+export type InboundMessage = {
+  readonly platform: PlatformName;
+  /** Telegram chat id, Signal `group.<base64 id>` or the sender's number, SMS the sender's number. */
+  readonly chatId: string;
+  /** Telegram topic, Slack/Discord thread; null where there is none. */
+  readonly threadId: string | null;
+  /** Unique within the chat; with platform and chatId the dedup key. */
+  readonly messageId: string;
+  readonly userId: string;
+  /** A display name when the platform gives one. */
+  readonly userName: string | null;
+  readonly text: string;
+  /** A direct (one-to-one) conversation, as opposed to a group. Pairing codes go only to these. */
+  readonly isDirect: boolean;
+  /** Epoch milliseconds. */
+  readonly receivedAt: number;
+};
+
+/** One message to send (already split to the platform's limit). `text` is Markdown from the agent. */
+export type OutboundMessage = {
+  readonly chatId: string;
+  readonly threadId: string | null;
+  readonly text: string;
+};
+
+/**
+ * How a send ended. `retry`: 429 (with the platform's retry_after when it gave one), 5xx, a
+ * network error or timeout. `permanent`: any other 4xx; it is never tried again.
+ */
+export type SendResult =
+  | { readonly ok: true; readonly messageId: string | null }
+  | { readonly ok: false; readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
+  | { readonly ok: false; readonly kind: 'permanent'; readonly reason: string };
+
+/**
+ * Where an adapter hands each message it received. Resolves once the message is stored durably:
+ * only then may the platform be acknowledged (the Telegram offset moves, Twilio gets its 200).
+ * Rejects when it could not be stored: do not acknowledge, the platform sends it again.
+ */
+export type InboundSink = (message: InboundMessage) => Promise<void>;
+
+/** For `iris gateway status` and the metrics: connected, or not and why. */
+export type ConnectionState = { readonly connected: boolean; readonly detail: string };
+
+/** `iris doctor`: the credentials work and the service answers. */
+export type PlatformCheck = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
+
+export type PlatformLog = {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+};
+
+export interface PlatformAdapter {
+  readonly name: PlatformName;
+  /**
+   * Starts receiving (long poll, event stream; nothing for SMS, whose messages come over the
+   * gateway's listener). Returns once receiving has started; a platform that cannot be reached
+   * is not an error here: the adapter keeps reconnecting with backoff and says so in `state()`.
+   */
+  start(sink: InboundSink): Promise<void>;
+  /**
+   * Turns the agent's Markdown into the text that is split and sent (SMS and Signal: plain text).
+   * Absent: the Markdown itself (`send` renders it, as Telegram does).
+   */
+  prepare?(markdown: string): string;
+  send(message: OutboundMessage, signal?: AbortSignal): Promise<SendResult>;
+  /** Shows "typing…" in the chat for a few seconds, where the platform has it; failures are ignored. */
+  typing?(chatId: string, threadId: string | null): Promise<void>;
+  state(): ConnectionState;
+  check(signal?: AbortSignal): Promise<PlatformCheck>;
+  /** Stops receiving; a receive in progress is finished or abandoned unacknowledged. */
+  stop(): Promise<void>;
+  /**
+   * Inbound over the gateway's own listener (SMS: `POST /platforms/sms`). The adapter reads the
+   * body (with its own cap), checks it and answers; the gateway only routes the path here.
+   */
+  readonly http?: {
+    readonly path: string;
+    handle(request: IncomingMessage, response: ServerResponse, sink: InboundSink): Promise<void>;
+  };
+}
