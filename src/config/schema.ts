@@ -151,7 +151,8 @@ function chatPlatform<T extends Record<string, z.ZodMiniType>>(fields: T) {
           group_sessions_per_user: z._default(z.boolean(), true),
           ...fields,
         }),
-        {},
+        // Every key has a default, so an absent `extra` is a valid one; the generic hides that.
+        {} as never,
       ),
     }),
     {},

@@ -138,6 +138,83 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX skill_loads_by_at ON skill_loads (at);
     `,
   },
+  {
+    version: 6,
+    description: 'chat platforms: inbound messages, outbox, conversations, pairing',
+    sql: `
+      -- Every message received in a chat, stored before the platform is acknowledged. The unique
+      -- key is the dedup key: a redelivered message finds its row and starts nothing.
+      CREATE TABLE platform_inbound (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        thread_id TEXT,
+        message_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        user_name TEXT,
+        text TEXT NOT NULL,
+        is_direct INTEGER NOT NULL CHECK (is_direct IN (0, 1)),
+        session_key TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'answered', 'failed', 'ignored')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        received_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (platform, chat_id, message_id)
+      ) STRICT;
+      CREATE INDEX platform_inbound_waiting ON platform_inbound (state, session_key, id);
+      CREATE INDEX platform_inbound_by_updated ON platform_inbound (updated_at);
+
+      -- Messages to send. (origin, part) is unique when there is an origin: enqueueing the same
+      -- answer twice (a retried delivery) adds nothing.
+      CREATE TABLE platform_outbox (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        thread_id TEXT,
+        text TEXT NOT NULL,
+        origin TEXT,
+        part INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT,
+        sent_message_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX platform_outbox_origin ON platform_outbox (origin, part) WHERE origin IS NOT NULL;
+      CREATE INDEX platform_outbox_pending ON platform_outbox (state, platform, chat_id, id);
+      CREATE INDEX platform_outbox_by_updated ON platform_outbox (updated_at);
+
+      -- Which session a conversation is in (/new points it at a fresh one).
+      CREATE TABLE platform_sessions (
+        session_key TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE platform_pairing (
+        platform TEXT NOT NULL,
+        code TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        user_name TEXT,
+        chat_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, code)
+      ) STRICT;
+      CREATE INDEX platform_pairing_by_user ON platform_pairing (platform, user_id, expires_at);
+
+      CREATE TABLE platform_approved_users (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        user_name TEXT,
+        approved_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, user_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

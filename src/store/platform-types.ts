@@ -91,8 +91,11 @@ export interface PlatformStore {
 
   /** Adds to the outbox, due now; a message whose (origin, part) is there already is not added again. Returns the ids. */
   enqueue(messages: readonly NewOutboxMessage[]): Promise<number[]>;
-  /** Up to `limit` due messages (`queued`, next attempt ≤ now, the oldest unsent of their chat), now `sending`. */
-  claimDueOutbox(now: number, limit: number): Promise<OutboxRecord[]>;
+  /**
+   * Up to `limit` of the platform's due messages (`queued`, next attempt ≤ now, the oldest unsent
+   * of their chat), now `sending`. Per platform: a platform that is not running keeps its queue.
+   */
+  claimDueOutbox(platform: PlatformName, now: number, limit: number): Promise<OutboxRecord[]>;
   markSent(id: number, sentMessageId: string | null): Promise<void>;
   /** Back to `queued` until `nextAttemptAt`, one more attempt counted. */
   scheduleRetry(id: number, nextAttemptAt: number, error: string): Promise<void>;

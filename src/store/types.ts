@@ -3,6 +3,7 @@
 // same interface later, so every method is async.
 import type { Message } from '../domain/messages.js';
 import type { KanbanBoard } from './kanban-types.js';
+import type { PlatformStore } from './platform-types.js';
 import type { WebhookInbox } from './webhook-types.js';
 
 export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'failed';
@@ -115,5 +116,7 @@ export interface Store {
   /** The kanban board (kanban-types.ts). */
   readonly kanban: KanbanBoard;
   readonly skillLoads: SkillLoads;
+  /** Chat platforms: received messages, the outbox, conversations, pairing (platform-types.ts). */
+  readonly platforms: PlatformStore;
   close(): Promise<void>;
 }
