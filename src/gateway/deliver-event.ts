@@ -10,6 +10,20 @@ import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js
 import type { ListenerLog } from '../webhook/listener.js';
 import { parseRouteSnapshot, type RouteSnapshot } from '../webhook/routes.js';
 import { renderDeliverExtra } from '../webhook/template.js';
+import { isPlatformName } from '../domain/platforms.js';
+import { resolvePlatformTarget, type PlatformTargets } from '../platforms/delivery-target.js';
+import { replyParts } from '../platforms/reply-parts.js';
+import type { PlatformAdapter, PlatformName } from '../platforms/types.js';
+import type { PlatformStore } from '../store/platform-types.js';
+
+/** Chat-platform delivery: the answer goes to the platforms' outbox, which sends and retries it. */
+export type PlatformDelivery = {
+  readonly targets: PlatformTargets;
+  readonly store: PlatformStore;
+  readonly adapters: ReadonlyMap<PlatformName, PlatformAdapter>;
+  /** Something was enqueued. */
+  readonly wake: () => void;
+};
 
 export type DeliverDeps = {
   readonly env: Env;
@@ -17,6 +31,7 @@ export type DeliverDeps = {
   readonly log: ListenerLog;
   /** Retry pacing for forge_comment (tests shorten it). */
   readonly retry?: DeliverOptions;
+  readonly platforms: PlatformDelivery;
 };
 
 /**
@@ -24,9 +39,12 @@ export type DeliverDeps = {
  * (the run checks it first, so a bad `repo` or `pr_number` costs no model call); undefined when
  * the target is fine.
  */
-export function deliveryTargetProblem(snapshot: RouteSnapshot, payload: Readonly<Record<string, unknown>>): string | undefined {
+export function deliveryTargetProblem(snapshot: RouteSnapshot, payload: Readonly<Record<string, unknown>>, platforms: PlatformTargets): string | undefined {
   if (snapshot.deliver === 'log') return undefined;
-  if (snapshot.deliver !== 'forge_comment') return `deliver ${snapshot.deliver}: platform not enabled`;
+  if (isPlatformName(snapshot.deliver)) {
+    const target = resolvePlatformTarget(snapshot.deliver, renderDeliverExtra(snapshot.deliver_extra, payload), platforms);
+    return target.ok ? undefined : target.error;
+  }
   const target = validateForgeTarget(renderDeliverExtra(snapshot.deliver_extra, payload));
   return target.ok ? undefined : target.error;
 }
@@ -47,13 +65,23 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
     await deps.inbox.markDelivered(record.id, 1);
     return;
   }
-  if (deliver !== 'forge_comment') return failDelivery(0, `deliver ${deliver}: platform not enabled`);
 
   let payload: Record<string, unknown>;
   try {
     payload = JSON.parse(record.payload) as Record<string, unknown>;
   } catch {
     return failDelivery(0, 'the stored payload is not JSON');
+  }
+  if (isPlatformName(deliver)) {
+    const target = resolvePlatformTarget(deliver, renderDeliverExtra(snapshot.snapshot.deliver_extra, payload), deps.platforms.targets);
+    if (!target.ok) return failDelivery(0, target.error);
+    // Enqueued under the event's id: a repeated delivery (a crash before it was recorded) adds nothing.
+    const parts = replyParts(deps.platforms.adapters.get(deliver), deliver, target, output, `webhook:${record.id}`);
+    await deps.platforms.store.enqueue(parts);
+    deps.platforms.wake();
+    deps.log.info({ ...context, deliver, chat_id: target.chatId, thread_id: target.threadId, parts: parts.length }, `webhook answer queued for ${deliver}`);
+    await deps.inbox.markDelivered(record.id, 1);
+    return;
   }
   const target = validateForgeTarget(renderDeliverExtra(snapshot.snapshot.deliver_extra, payload));
   if (!target.ok) return failDelivery(0, target.error);

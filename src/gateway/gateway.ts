@@ -26,6 +26,10 @@ import { claimPidFile, releasePidFile } from './pid-file.js';
 import { runWebhookEvent } from './run-event.js';
 import { startCuratorSchedule, type CuratorScheduleHandle } from './curator-schedule.js';
 import { createWorkerPool } from './worker-pool.js';
+import { enabledPlatformNames, platformRouteProblem, platformTargets } from '../platforms/delivery-target.js';
+import { startPlatformHost, type PlatformHost } from '../platforms/platform-host.js';
+import { isRunnablePlatform } from '../platforms/registry.js';
+import { withPlatformRoutes } from './platform-routes.js';
 import { errorMessage } from '../domain/error-message.js';
 import { meteredDeliveries, meteredStore, routeLabel, timedRun } from './metrics/observe.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
@@ -127,13 +131,17 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   if (!loaded.ok) return { ok: false, code: 'config', problems: [loaded.error.message] };
   const config = loaded.config;
   const webhook = config.platforms.webhook;
-  if (!webhook.enabled) {
-    return { ok: false, code: 'config', problems: ['no platform is enabled: set platforms.webhook.enabled to true (iris config set platforms.webhook.enabled true)'] };
+  const chatPlatforms = enabledPlatformNames(config);
+  if (!webhook.enabled && chatPlatforms.length === 0) {
+    return { ok: false, code: 'config', problems: ['no platform is enabled: set platforms.webhook.enabled to true (iris config set platforms.webhook.enabled true), or enable a chat platform (docs/platforms.md)'] };
   }
+  const targets = platformTargets(config);
   const extra = webhook.extra;
   // Unreadable webhook settings fall back to defaults elsewhere; here they would serve the wrong
   // routes or secrets, so they stop the start.
-  const webhookProblems = loaded.problems.filter((p) => p.path.startsWith('platforms.webhook')).map(formatProblem);
+  const webhookProblems = loaded.problems.filter((p) => p.path.startsWith('platforms.')).map(formatProblem);
+  const unsupported = chatPlatforms.filter((name) => !isRunnablePlatform(name));
+  for (const name of unsupported) webhookProblems.push(`platforms.${name}.enabled: ${name} is not available in this version of Iris (telegram, signal and sms are); set it to false`);
 
   // The log is opened only once the checks pass; until then subscription problems are kept here.
   const opened: { log?: Logger } = {};
@@ -144,8 +152,15 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       else early.push(problem);
     }
   });
-  const first = resolveRoutes(config, reader.read().file.subscriptions);
-  const routes = [...first.routes.values()];
+  // Webhook routes are served only when the webhook platform is on (the listener may be there for SMS alone).
+  const resolved = webhook.enabled ? resolveRoutes(config, reader.read().file.subscriptions) : { routes: new Map<string, ResolvedRoute>(), shadowed: [] };
+  // A route to a chat platform that is not set up is reported and disabled (403); the rest serves.
+  const undeliverable = [...resolved.routes.values()].flatMap((route) => {
+    const problem = route.enabled ? platformRouteProblem(route, targets) : undefined;
+    return problem ? [problem] : [];
+  });
+  const routes = [...resolved.routes.values()].map((route) => (route.enabled && platformRouteProblem(route, targets) ? { ...route, enabled: false } : route));
+  const first = { routes: new Map(routes.map((route) => [route.name, route])) };
   const problems = [...webhookProblems, ...enabledRouteProblems(config, routes)];
   // Every run needs the main model; without one each accepted event would fail.
   if (!mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
@@ -157,7 +172,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info', sync: false, rotation });
   opened.log = log;
   const llog = listenerLog(log);
-  for (const problem of early) {
+  for (const problem of [...early, ...undeliverable.map((p) => `${p}; the route is disabled (403) until that is fixed`)]) {
     llog.warn({}, problem);
     print(`warning: ${problem}`);
   }
@@ -184,6 +199,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const changes = watchForChanges(subscriptionsPath(paths), SUBSCRIPTIONS_RECHECK_MS);
   let table = { version: -1, routes: first.routes };
   const currentRoutes = () => {
+    if (!webhook.enabled) return table.routes;
     if (!changes.take() && table.version >= 0) return table.routes;
     const { file, version } = reader.read();
     if (version !== table.version) {
@@ -191,8 +207,12 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       const usable = new Map<string, ResolvedRoute>();
       for (const [name, route] of resolved.routes) {
         const found = routeProblems(route, extra.host);
-        if (found.length === 0) usable.set(name, route);
-        else for (const problem of found) llog.warn({ route: name }, `${problem}; the route is not served`);
+        const platformProblem = route.enabled ? platformRouteProblem(route, targets) : undefined;
+        if (found.length > 0) for (const problem of found) llog.warn({ route: name }, `${problem}; the route is not served`);
+        else if (platformProblem) {
+          llog.warn({ route: name }, `${platformProblem}; the route is disabled (403) until that is fixed`);
+          usable.set(name, { ...route, enabled: false });
+        } else usable.set(name, route);
       }
       for (const name of resolved.shadowed) llog.warn({ route: name }, `subscription "${name}" is hidden by the config route of the same name`);
       table = { version, routes: usable };
@@ -219,14 +239,38 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const routing = metrics ? { ...createRoutingDeps(paths, env, { rotation }), onCallFinished: metrics.modelCall } : createRoutingDeps(paths, env, { rotation });
   const runStore = metrics ? meteredStore(store, metrics) : store;
   const deliveryInbox = metrics ? meteredDeliveries(store.webhooks, metrics) : store.webhooks;
-  const run = (record: WebhookEventRecord, signal: AbortSignal) => runWebhookEvent({ paths, env, store: runStore, routing, log: llog }, record, signal);
+  const run = (record: WebhookEventRecord, signal: AbortSignal) => runWebhookEvent({ paths, env, store: runStore, routing, log: llog, platforms: targets }, record, signal);
+  // The chat platforms: started with the store, before the webhook workers (a delivery may go to them).
+  let platforms: PlatformHost | undefined;
+  if (chatPlatforms.length > unsupported.length) {
+    try {
+      platforms = await startPlatformHost({
+        paths,
+        env,
+        config,
+        store: runStore,
+        routing,
+        log: llog,
+        nowMs,
+        concurrency: extra.concurrency,
+        ...(metrics ? { onConnection: (name: string, connected: boolean) => metrics.platformConnected(name, connected) } : {}),
+      });
+    } catch (err) {
+      clearInterval(summaries);
+      changes.close();
+      await store.close();
+      await releasePidFile(paths);
+      return { ok: false, code: 'store', problems: [`the chat platforms could not start: ${errorMessage(err)}`] };
+    }
+  }
+  const platformDelivery = { targets, store: store.platforms, adapters: platforms?.adapters ?? new Map(), wake: () => platforms?.wakeOutbox() };
   const pool = createWorkerPool({
     concurrency: extra.concurrency,
     inbox: store.webhooks,
     maxRunAttempts: extra.max_run_attempts,
     log: llog,
     run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
-    deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog }, record, signal),
+    deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery }, record, signal),
   });
   const handler = createWebhookHandler({
     routes: currentRoutes,
@@ -245,12 +289,14 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     ...(metrics ? { onAnswered: (name: string | undefined, status: number) => metrics.answered(routeLabel(name, currentRoutes()), status) } : {}),
   });
   const scrapeToken = metricsToken(env);
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_EVERY_MS }, metrics ? withMetricsEndpoint(createMetricsEndpoint(metrics, scrapeToken), handler) : handler);
+  const served = withPlatformRoutes(platforms?.httpRoutes ?? [], handler);
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_EVERY_MS }, metrics ? withMetricsEndpoint(createMetricsEndpoint(metrics, scrapeToken), served) : served);
   serverTimeouts(server, extra.body_timeout * 1000);
   const listening = await listen(server, extra.host, extra.port);
   if (!listening.ok) {
     clearInterval(summaries);
     changes.close();
+    await platforms?.stop(0);
     await store.close();
     await releasePidFile(paths);
     const problem =
@@ -271,6 +317,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     if (extra.keep_days > 0) {
       const removed = await store.webhooks.pruneFinished(nowMs() - extra.keep_days * 86_400_000);
       if (removed > 0) llog.info({ removed, keep_days: extra.keep_days }, 'old delivered and failed events removed from the inbox');
+      const platformRows = await store.platforms.prune(nowMs() - extra.keep_days * 86_400_000, nowMs());
+      if (platformRows > 0) llog.info({ removed: platformRows, keep_days: extra.keep_days }, 'old answered platform messages and sent outbox messages removed');
     }
   };
   let prune: NodeJS.Timeout | undefined;
@@ -296,7 +344,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     clearInterval(summaries);
     changes.close();
     await curator?.stop();
-    await undoSteps([() => removeGatewayAddress(paths), () => pool.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
+    await undoSteps([() => removeGatewayAddress(paths), () => pool.stop(0), async () => platforms?.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
     log.flush?.();
     return { ok: false, code: 'store', problems: [problem] };
   }
@@ -310,7 +358,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         `  route ${route.name} (${route.source}${route.enabled ? '' : ', disabled'}): POST ${url}/webhooks/${route.name} → deliver ${route.deliver}` +
         (route.events.length > 0 ? `, events ${route.events.join(', ')}` : ', all events'),
     ),
-    ...(routes.length === 0 ? ['  no routes yet: add one to config.yaml or with iris webhook subscribe'] : []),
+    ...(webhook.enabled && routes.length === 0 ? ['  no routes yet: add one to config.yaml or with iris webhook subscribe'] : []),
+    ...(platforms?.states() ?? []).map((state) => `  platform ${state.name}: ${state.connected ? 'connected' : 'not connected'} (${state.detail})`),
+    ...(platforms && platforms.recovered.inbound > 0 ? [`  ${platforms.recovered.inbound} interrupted chat message${platforms.recovered.inbound === 1 ? '' : 's'} put back in the queue`] : []),
     ...(recovered > 0 ? [`  ${recovered} interrupted run${recovered === 1 ? '' : 's'} put back in the inbox`] : []),
   ];
   print(startLines.join('\n')); // one write, so a reader sees the whole block at once
@@ -326,14 +376,14 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       metrics?.platformConnected('webhook', false);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const { settled } = await pool.stop(STOP_GRACE_MS);
+      const [{ settled }, chats] = await Promise.all([pool.stop(STOP_GRACE_MS), platforms ? platforms.stop(STOP_GRACE_MS) : Promise.resolve({ settled: true })]);
       await curator?.stop();
       server.closeAllConnections();
       await closed;
       changes.close();
       clearInterval(summaries);
       logAccepted();
-      if (!settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
+      if (!settled || !chats.settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
       await store.close();
       await releasePidFile(paths);
       log.info({ reason }, 'gateway stopped');

@@ -14,6 +14,7 @@ import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { parseRouteSnapshot } from '../webhook/routes.js';
 import { WEBHOOK_TOOLSETS } from '../domain/toolsets.js';
 import { deliveryTargetProblem } from './deliver-event.js';
+import type { PlatformTargets } from '../platforms/delivery-target.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { webhookInstructions, webhookPrompt, type LoadedSkill } from './run-prompt.js';
 
@@ -31,6 +32,8 @@ export type RunDeps = {
   readonly store: Store;
   readonly routing: RoutingDeps;
   readonly log: ListenerLog;
+  /** The chat platforms a route may deliver to (enabled, with their home channels). */
+  readonly platforms: PlatformTargets;
 };
 
 /** The first skill of the list that exists; each missing or broken one before it is a warning. */
@@ -62,7 +65,7 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   }
   // A target that cannot be delivered to is known from the payload alone: refusing it here costs
   // nothing, where finding out after the run costs a whole agent run that is then thrown away.
-  const undeliverable = deliveryTargetProblem(snapshot.snapshot, payload);
+  const undeliverable = deliveryTargetProblem(snapshot.snapshot, payload, deps.platforms);
   if (undeliverable) return { kind: 'failed', reason: `not run: ${undeliverable}` };
   const loaded = await loadConfig(deps.paths);
   if (!loaded.ok) return { kind: 'failed', reason: loaded.error.message };

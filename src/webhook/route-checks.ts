@@ -1,13 +1,13 @@
 // What makes a route unusable, found before the gateway starts (or before a subscription is
 // saved) rather than on the first event: no secret, the insecure switch off loopback, a delivery
-// target that cannot work. Pure: the gateway refuses to start when any of these is found.
+// target that cannot work. Pure: the gateway refuses to start when any of these is found. (A route
+// to a chat platform that is not set up is platforms/delivery-target.ts's: that route alone is
+// disabled, the gateway still starts.)
 import { isIP } from 'node:net';
 import { validateForgeTarget } from '../delivery/forge-comment.js';
 import type { ResolvedRoute } from './routes.js';
 import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
 import { TOOLSET_NAMES } from '../domain/toolsets.js';
-
-const CHAT_AND_SMS = new Set(['sms', 'telegram', 'discord', 'slack', 'signal']);
 
 /** localhost, 127.0.0.0/8 and ::1: the only hosts an unauthenticated listener may bind. */
 export function isLoopbackHost(host: string): boolean {
@@ -50,9 +50,6 @@ export function routeProblems(route: ResolvedRoute, host: string): string[] {
   const unknownToolsets = route.toolsets.filter((name) => !(TOOLSET_NAMES as readonly string[]).includes(name));
   if (unknownToolsets.length > 0) {
     problems.push(`route "${route.name}" names unknown toolset${unknownToolsets.length === 1 ? '' : 's'} ${unknownToolsets.map((n) => `"${n}"`).join(', ')} (known: ${TOOLSET_NAMES.join(', ')})`);
-  }
-  if (CHAT_AND_SMS.has(route.deliver)) {
-    problems.push(`route "${route.name}" delivers to ${route.deliver}: platform not enabled (chat platforms and sms are not available yet; use log or forge_comment)`);
   }
   if (route.deliver === 'forge_comment') {
     const extra = Object.fromEntries(Object.entries(route.deliver_extra).map(([key, value]) => [key, String(value)]));

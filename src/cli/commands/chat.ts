@@ -5,7 +5,8 @@ import { createInterface, type Interface } from 'node:readline';
 import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';
 import { NoMainModelError, type Agent, type AgentSession, type TurnEvents, type TurnResult } from '../../agent/agent.js';
-import { modelChoicesText, parseModelCommand, resolveModelTarget } from '../../agent/model-command.js';
+import { resolveModelTarget } from '../../agent/model-command.js';
+import { switchSessionModel } from '../../agent/model-switch.js';
 import { createAgentRuntime, ToolsetError } from '../../agent/runtime.js';
 import { configuredMain } from '../../agent/session-routes.js';
 import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
@@ -139,12 +140,8 @@ export async function chat(options: ChatOptions): Promise<number> {
         process.stdout.write(`${outcome.text}\n`);
         continue;
       }
-      if (text === '/model') {
-        process.stdout.write(`${modelChoicesText(session.record, loaded.config)}\n`);
-        continue;
-      }
-      if (text.startsWith('/model')) {
-        process.stdout.write(`${await switchModel(agent, session, text, paths)}\n`);
+      if (text === '/model' || text.startsWith('/model ')) {
+        process.stdout.write(`${await switchSessionModel(agent, session, text, loaded.config, paths)}\n`);
         continue;
       }
       if (text.startsWith('/')) {
@@ -165,24 +162,6 @@ export async function chat(options: ChatOptions): Promise<number> {
     await runtime.close();
     // Last on stderr, whatever happened to the turn, so a script can always pick it up.
     if (oneShot && session) process.stderr.write(`session: ${session.record.id}\n`);
-  }
-
-  async function switchModel(agentRef: Agent, current: AgentSession, line: string, homePaths: typeof paths): Promise<string> {
-    const parsed = parseModelCommand(line);
-    if (!parsed.ok) return parsed.message;
-    const target = resolveModelTarget(parsed.command, loaded.config, current.record.provider);
-    if (!target.ok) return `${target.message}; the session stays on ${current.record.provider} · ${current.record.model}`;
-    const { overThreshold } = await agentRef.switchModel(current, target);
-    const lines = [
-      `session now on ${target.provider} · ${target.model}`,
-      'note: the prompt cache starts over: the next message re-reads the whole conversation at full input price',
-    ];
-    if (overThreshold) lines.push('note: the conversation is over the new model\'s compression threshold: it will be compressed on your next message');
-    if (parsed.command.global) {
-      const written = await updateConfig(homePaths, (doc) => setMainModel(doc, target.provider, target.model));
-      lines.push(written.ok ? `config.yaml: main model set to ${target.provider} · ${target.model} (new sessions)` : `config.yaml not changed: ${written.error.message}`);
-    }
-    return lines.join('\n');
   }
 }
 

@@ -9,6 +9,7 @@ import { findGateway, listenerBaseUrl } from '../../gateway/address-file.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import { deliveryDetail, deliveryRow } from '../../webhook/delivery-view.js';
 import { routeProblems } from '../../webhook/route-checks.js';
+import { platformRouteProblem, platformTargets } from '../../platforms/delivery-target.js';
 import { resolveRoutes, type ResolvedRoute } from '../../webhook/routes.js';
 import { loadSubscriptions, updateSubscriptions, type Subscription } from '../../webhook/subscriptions.js';
 import { signBody } from '../../webhook/verify.js';
@@ -84,6 +85,8 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
     };
     const route: ResolvedRoute = { ...subscription, name, source: 'subscription' };
     const problems = routeProblems(route, config.platforms.webhook.extra.host);
+    const platformProblem = platformRouteProblem(route, platformTargets(config));
+    if (platformProblem) problems.push(platformProblem);
     if (problems.length > 0) return fail('invalid_value', problems.join('; '));
     entries[name] = subscription;
     return { ok: true, updated: existing !== undefined, secretShown: options.secret === undefined && existing === undefined ? subscription.secret : undefined, subscription };

@@ -1,0 +1,239 @@
+// Answers the messages received on the chat platforms: one run at a time per conversation (the
+// store hands out only the oldest waiting message of a conversation that is not running), a
+// bounded number of conversations at once. A message is a chat command or a turn of the agent in
+// the conversation's session; its reply parts go to the outbox in the same transaction that marks
+// it answered, so a crash re-runs it (it was still running) or sends the stored reply, never both.
+import { loadOAuthView } from '../auth/view.js';
+import type { Env, HomePaths } from '../config/home.js';
+import { loadConfig, updateConfig } from '../config/store.js';
+import type { Config } from '../config/schema.js';
+import { setScalarIn } from '../config/yaml-document.js';
+import { NoMainModelError, type AgentSession } from '../agent/agent.js';
+import { switchSessionModel } from '../agent/model-switch.js';
+import { createAgentRuntime, type AgentRuntime } from '../agent/runtime.js';
+import { errorMessage } from '../domain/error-message.js';
+import type { RoutingDeps } from '../routing/call-model.js';
+import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js';
+import type { Store } from '../store/types.js';
+import { CHAT_HELP, parseChatCommand, type ChatCommand } from './chat-commands.js';
+import { replyParts } from './reply-parts.js';
+import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
+
+export type ConversationRunnerDeps = {
+  readonly paths: HomePaths;
+  readonly env: Env;
+  readonly store: Store;
+  readonly routing: RoutingDeps;
+  readonly log: PlatformLog;
+  readonly adapters: ReadonlyMap<PlatformName, PlatformAdapter>;
+  /** Conversations answered at once. */
+  readonly concurrency: number;
+  /** Reply parts were stored: the outbox has work. */
+  readonly onReplies: () => void;
+};
+
+/** A message whose run was cut off this many times (crashes) is answered with an apology instead. */
+export const MAX_MESSAGE_ATTEMPTS = 3;
+/** Platforms show "typing…" for about 5 s; it is renewed while the run goes on. */
+const TYPING_EVERY_MS = 4_000;
+
+type Outcome =
+  | { readonly kind: 'answered' | 'failed'; readonly text: string; readonly error?: string }
+  | { readonly kind: 'interrupted' };
+
+function platformInstructions(platform: PlatformName): string {
+  return [
+    `You are talking with a person through ${platform}. Answer in the conversation's language, briefly, as a chat message.`,
+    platform === 'sms' || platform === 'signal'
+      ? 'The message is shown as plain text: do not use Markdown.'
+      : 'Markdown (bold, italics, code, links) is shown formatted; avoid tables.',
+  ].join(' ');
+}
+
+export function createConversationRunner(deps: ConversationRunnerDeps) {
+  const { store, log } = deps;
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let active = 0;
+  let pumping = false;
+  let pumpAgain = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  async function withRuntime<T>(config: Readonly<Config>, platform: PlatformName, work: (runtime: AgentRuntime) => Promise<T>): Promise<T> {
+    const oauth = await loadOAuthView(deps.paths);
+    const runtime = await createAgentRuntime({
+      paths: deps.paths,
+      env: deps.env,
+      oauth: oauth.view,
+      config,
+      store,
+      routing: deps.routing,
+      instructions: platformInstructions(platform),
+      onApproval: (request, decision) => log.info({ platform, command: request.command, approved: decision.approved, reason: decision.reason }, 'platform run: approval'),
+    });
+    try {
+      return await work(runtime);
+    } finally {
+      await runtime.close();
+    }
+  }
+
+  /** The conversation's session, created (and remembered) when it has none or it was deleted. */
+  async function sessionOf(runtime: AgentRuntime, record: InboundRecord, fresh: boolean): Promise<AgentSession> {
+    if (!fresh) {
+      const id = await store.platforms.sessionFor(record.sessionKey);
+      const resumed = id ? await runtime.agent.resumeSession(id) : undefined;
+      if (resumed) return resumed;
+    }
+    const session = await runtime.agent.newSession(record.platform);
+    await store.platforms.setSession(record.sessionKey, session.record.id);
+    return session;
+  }
+
+  async function runCommand(command: ChatCommand, record: InboundRecord, config: Readonly<Config>): Promise<Outcome> {
+    switch (command.kind) {
+      case 'help':
+        return { kind: 'answered', text: CHAT_HELP };
+      case 'unknown':
+        return { kind: 'answered', text: `Unknown command /${command.name}.\n${CHAT_HELP}` };
+      case 'sethome': {
+        const written = await updateConfig(deps.paths, (doc) => setScalarIn(doc, ['platforms', record.platform, 'extra', 'home_channel'], record.chatId));
+        if (!written.ok) return { kind: 'failed', text: `The home channel was not changed: ${written.error.message}`, error: written.error.message };
+        log.info({ platform: record.platform, chat_id: record.chatId, user_id: record.userId }, 'home channel set by /sethome');
+        return { kind: 'answered', text: `This chat is now the home channel for ${record.platform}: deliveries without a chat come here.` };
+      }
+      case 'new':
+        return withRuntime(config, record.platform, async (runtime) => {
+          const session = await sessionOf(runtime, record, true);
+          return { kind: 'answered', text: `New conversation started (session ${session.record.id}).` };
+        });
+      case 'model':
+        return withRuntime(config, record.platform, async (runtime) => {
+          const session = await sessionOf(runtime, record, false);
+          return { kind: 'answered', text: await switchSessionModel(runtime.agent, session, command.line, config, deps.paths) };
+        });
+    }
+  }
+
+  async function runTurn(record: InboundRecord, config: Readonly<Config>, signal: AbortSignal): Promise<Outcome> {
+    const adapter = deps.adapters.get(record.platform);
+    const typing = adapter?.typing ? () => void adapter.typing!(record.chatId, record.threadId).catch(() => {}) : undefined;
+    typing?.();
+    const timer = typing ? setInterval(typing, TYPING_EVERY_MS) : undefined;
+    try {
+      return await withRuntime(config, record.platform, async (runtime) => {
+        const session = await sessionOf(runtime, record, false);
+        log.info({ id: record.id, platform: record.platform, chat_id: record.chatId, session: session.record.id }, 'platform run started');
+        const result = await runtime.agent.runTurn(session, record.text, {}, signal);
+        if (result.stopReason === 'cancelled' || signal.aborted) return { kind: 'interrupted' };
+        if (result.stopReason === 'error') {
+          const reason = result.error?.message ?? 'unknown error';
+          return { kind: 'failed', text: `Sorry, no answer this time: the model call failed (${reason}).`, error: `the model call failed: ${reason}` };
+        }
+        return { kind: 'answered', text: result.text.trim() === '' ? '(the agent gave no answer)' : result.text };
+      });
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  async function answer(record: InboundRecord): Promise<Outcome> {
+    if (record.attempts > MAX_MESSAGE_ATTEMPTS) {
+      const error = `the run was cut off ${record.attempts - 1} times`;
+      return { kind: 'failed', text: 'Sorry, this message could not be answered: its run was interrupted several times.', error };
+    }
+    const loaded = await loadConfig(deps.paths);
+    if (!loaded.ok) return { kind: 'failed', text: 'Sorry, the agent cannot answer now: its configuration does not load.', error: loaded.error.message };
+    const command = parseChatCommand(record.text);
+    try {
+      return command ? await runCommand(command, record, loaded.config) : await runTurn(record, loaded.config, stopping.signal);
+    } catch (err) {
+      if (err instanceof NoMainModelError) return { kind: 'failed', text: 'Sorry, the agent cannot answer: no main model is configured.', error: err.message };
+      throw err;
+    }
+  }
+
+  async function process(record: InboundRecord): Promise<void> {
+    const context = { id: record.id, platform: record.platform, chat_id: record.chatId, message_id: record.messageId };
+    let outcome: Outcome;
+    try {
+      outcome = await answer(record);
+    } catch (err) {
+      outcome = { kind: 'failed', text: 'Sorry, something went wrong while answering.', error: `internal error: ${errorMessage(err)}` };
+    }
+    try {
+      if (outcome.kind === 'interrupted') {
+        await store.platforms.releaseInbound(record.id);
+        log.info(context, 'platform run interrupted by shutdown; it runs again at the next start');
+        return;
+      }
+      const adapter = deps.adapters.get(record.platform);
+      const replies: NewOutboxMessage[] = replyParts(adapter, record.platform, { chatId: record.chatId, threadId: record.threadId }, outcome.text, `inbound:${record.id}`);
+      await store.platforms.finishInbound(record.id, { state: outcome.kind, ...(outcome.error ? { error: outcome.error } : {}) }, replies);
+      if (outcome.kind === 'failed') log.error({ ...context, reason: outcome.error }, `platform message not answered: ${outcome.error}`);
+      else log.info({ ...context, parts: replies.length }, 'platform message answered');
+      deps.onReplies();
+    } catch (err) {
+      log.error({ ...context, err: errorMessage(err) }, 'platform run could not be recorded; it runs again at the next start');
+    }
+  }
+
+  async function pump(): Promise<void> {
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        while (!stopping.signal.aborted && active < deps.concurrency) {
+          let record: InboundRecord | undefined;
+          try {
+            record = await store.platforms.claimNextInbound();
+          } catch (err) {
+            log.error({ err: errorMessage(err) }, 'platform messages cannot be read; trying again in a second');
+            retryTimer ??= setTimeout(() => {
+              retryTimer = undefined;
+              void pump();
+            }, 1_000);
+            return;
+          }
+          if (!record) break;
+          active++;
+          const work = process(record).finally(() => {
+            active--;
+            inFlight.delete(work);
+            void pump();
+          });
+          inFlight.add(work);
+        }
+      } while (pumpAgain && !stopping.signal.aborted);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  return {
+    /** A message was stored: answer it if a slot is free. */
+    wake(): void {
+      void pump();
+    },
+    /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
+    async stop(graceMs: number): Promise<{ settled: boolean }> {
+      stopping.abort();
+      clearTimeout(retryTimer);
+      let timer: NodeJS.Timeout | undefined;
+      const settled = await Promise.race([
+        Promise.allSettled([...inFlight]).then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      return { settled };
+    },
+  };
+}
+
+export type ConversationRunner = ReturnType<typeof createConversationRunner>;

@@ -1,0 +1,118 @@
+// Sends what the outbox holds, for the platforms this process runs: woken when something was
+// enqueued, on a timer for the next retry, and every second anyway (another process, `iris send`,
+// may have enqueued). Each chat's messages go in order (the store hands out only a chat's oldest
+// unsent one); different chats go side by side. A send never runs the agent: the text is stored.
+import { errorMessage } from '../domain/error-message.js';
+import type { OutboxRecord } from '../store/platform-types.js';
+import type { Store } from '../store/types.js';
+import { afterSend, OUTBOX_RETRY_MS } from './outbox-policy.js';
+import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
+
+export type OutboxDrainDeps = {
+  readonly store: Store;
+  readonly adapters: ReadonlyMap<PlatformName, PlatformAdapter>;
+  readonly log: PlatformLog;
+  readonly nowMs?: () => number;
+  /** The pauses between tries (tests shorten them). */
+  readonly retryMs?: readonly number[];
+  /** How often the outbox is looked at without being woken. */
+  readonly everyMs?: number;
+  readonly onOutcome?: (platform: PlatformName, outcome: 'sent' | 'retry' | 'failed') => void;
+};
+
+const BATCH = 16;
+/** A send that hangs is cut off (and retried) after this long. */
+const SEND_TIMEOUT_MS = 30_000;
+
+export function createOutboxDrain(deps: OutboxDrainDeps) {
+  const { store, log } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
+  const stopping = new AbortController();
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+
+  async function sendOne(adapter: PlatformAdapter, record: OutboxRecord): Promise<void> {
+    const context = { outbox_id: record.id, platform: record.platform, chat_id: record.chatId, origin: record.origin, part: record.part, attempt: record.attempts + 1 };
+    let result;
+    try {
+      result = await adapter.send({ chatId: record.chatId, threadId: record.threadId, text: record.text }, AbortSignal.any([stopping.signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
+    } catch (err) {
+      result = { ok: false as const, kind: 'retry' as const, reason: `send failed: ${errorMessage(err)}` };
+    }
+    const next = afterSend(result, record.attempts, nowMs(), deps.retryMs ?? OUTBOX_RETRY_MS);
+    deps.onOutcome?.(record.platform, next.kind);
+    if (next.kind === 'sent') {
+      await store.platforms.markSent(record.id, next.messageId);
+      log.debug(context, 'platform message sent');
+    } else if (next.kind === 'retry') {
+      await store.platforms.scheduleRetry(record.id, next.at, next.reason);
+      log.warn({ ...context, reason: next.reason, retry_in_ms: next.at - nowMs() }, `platform message not sent, retried later: ${next.reason}`);
+    } else {
+      await store.platforms.markFailed(record.id, next.reason);
+      log.error({ ...context, reason: next.reason }, `platform message not sent: ${next.reason}`);
+    }
+  }
+
+  async function drainOnce(): Promise<void> {
+    for (const [platform, adapter] of deps.adapters) {
+      // A batch is the heads of distinct chats: they go side by side, then the next heads.
+      for (;;) {
+        if (stopping.signal.aborted) return;
+        const due = await store.platforms.claimDueOutbox(platform, nowMs(), BATCH);
+        if (due.length === 0) break;
+        await Promise.all(due.map((record) => sendOne(adapter, record)));
+      }
+    }
+  }
+
+  async function armTimer(): Promise<void> {
+    clearTimeout(timer);
+    const next = await store.platforms.nextOutboxAttempt();
+    if (next === undefined || stopping.signal.aborted) return;
+    timer = setTimeout(() => drain(), Math.max(0, next - nowMs()) + 5);
+    timer.unref();
+  }
+
+  function drain(): void {
+    if (stopping.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await drainOnce();
+        } while (again && !stopping.signal.aborted);
+        await armTimer();
+      } catch (err) {
+        log.error({ err: errorMessage(err) }, 'the platform outbox cannot be read; trying again shortly');
+      } finally {
+        running = undefined;
+      }
+    })();
+  }
+
+  return {
+    /** Puts back what a dead process left mid-send (it may have gone out: sent again, at-least-once), then drains. */
+    async start(): Promise<number> {
+      const recovered = await store.platforms.recoverOutbox();
+      ticker = setInterval(() => drain(), deps.everyMs ?? 1_000);
+      ticker.unref();
+      drain();
+      return recovered;
+    },
+    wake: drain,
+    async stop(): Promise<void> {
+      stopping.abort();
+      clearTimeout(timer);
+      clearInterval(ticker);
+      await running;
+    },
+  };
+}
+
+export type OutboxDrain = ReturnType<typeof createOutboxDrain>;

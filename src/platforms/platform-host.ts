@@ -1,0 +1,112 @@
+// The chat platforms inside the gateway: an adapter per enabled platform, the sink that stores what
+// they receive, the runner that answers, and the outbox drain that sends. Also what `iris gateway
+// status` reads: each platform's connection state, written to gateway.platforms.json on change.
+import type { Env, HomePaths } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import { errorMessage } from '../domain/error-message.js';
+import type { RoutingDeps } from '../routing/call-model.js';
+import type { Store } from '../store/types.js';
+import { createConversationRunner } from './conversation-runner.js';
+import { createInboundSink, type PlatformAccessSettings } from './inbound-sink.js';
+import { createOutboxDrain } from './outbox-drain.js';
+import { createPlatformAdapter, enabledPlatforms } from './registry.js';
+import { removePlatformStates, writePlatformStates } from './state-file.js';
+import type { InboundSink, PlatformAdapter, PlatformLog, PlatformName } from './types.js';
+
+export type PlatformHostDeps = {
+  readonly paths: HomePaths;
+  readonly env: Env;
+  readonly config: Readonly<Config>;
+  readonly store: Store;
+  readonly routing: RoutingDeps;
+  readonly log: PlatformLog;
+  readonly nowMs?: () => number;
+  /** Conversations answered at once (across platforms). */
+  readonly concurrency: number;
+  readonly onConnection?: (platform: PlatformName, connected: boolean) => void;
+  readonly onOutbox?: (platform: PlatformName, outcome: 'sent' | 'retry' | 'failed') => void;
+  /** Test hook: the outbox's pauses between tries. */
+  readonly retryMs?: readonly number[];
+};
+
+const STATE_CHECK_EVERY_MS = 1_000;
+
+export type PlatformHost = Awaited<ReturnType<typeof startPlatformHost>>;
+
+export async function startPlatformHost(deps: PlatformHostDeps) {
+  const { log, store, paths } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
+  const adapters = new Map<PlatformName, PlatformAdapter>();
+  for (const name of enabledPlatforms(deps.config)) {
+    adapters.set(name, await createPlatformAdapter(name, { config: deps.config, env: deps.env, log }));
+  }
+  const drain = createOutboxDrain({ store, adapters, log, nowMs, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
+  const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake() });
+  const settings = (platform: PlatformName): PlatformAccessSettings => {
+    const section = (deps.config.platforms as Record<string, { extra: PlatformAccessSettings } | undefined>)[platform];
+    return section?.extra ?? { allowed_users: [], allow_all_users: false, group_sessions_per_user: true };
+  };
+  const sink: InboundSink = createInboundSink({ store, log, settings, adapters, nowMs, onQueued: () => runner.wake(), onReplies: () => drain.wake() });
+
+  for (const name of adapters.keys()) {
+    if (settings(name).allow_all_users) log.warn({ platform: name }, `${name}: allow_all_users is on, so anyone who finds the bot can use the agent (and its tools)`);
+  }
+
+  // Connection states, written when one changes.
+  const since = new Map<PlatformName, { connected: boolean; detail: string; since: number }>();
+  let lastWritten = '';
+  const publishStates = async () => {
+    for (const [name, adapter] of adapters) {
+      const state = adapter.state();
+      const before = since.get(name);
+      if (!before || before.connected !== state.connected || before.detail !== state.detail) {
+        since.set(name, { ...state, since: nowMs() });
+        if (!before || before.connected !== state.connected) {
+          deps.onConnection?.(name, state.connected);
+          if (state.connected) log.info({ platform: name, detail: state.detail }, `${name} connected`);
+          else log.warn({ platform: name, detail: state.detail }, `${name} not connected: ${state.detail}`);
+        }
+      }
+    }
+    const platforms = [...since].map(([name, state]) => ({ name, ...state }));
+    const text = JSON.stringify(platforms);
+    if (text === lastWritten) return;
+    lastWritten = text;
+    await writePlatformStates(paths, { pid: process.pid, platforms });
+  };
+  const publish = () => void publishStates().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not write gateway.platforms.json'));
+
+  const recoveredInbound = await store.platforms.recoverInbound();
+  const recoveredOutbox = await drain.start();
+  for (const [name, adapter] of adapters) {
+    try {
+      await adapter.start(sink);
+    } catch (err) {
+      log.error({ platform: name, err: errorMessage(err) }, `${name} could not start; its messages are not received`);
+    }
+  }
+  await publishStates().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not write gateway.platforms.json'));
+  const stateTimer = setInterval(publish, STATE_CHECK_EVERY_MS);
+  stateTimer.unref();
+  runner.wake();
+
+  return {
+    adapters: adapters as ReadonlyMap<PlatformName, PlatformAdapter>,
+    /** For the gateway's listener: an adapter's own inbound path (SMS). */
+    httpRoutes: [...adapters.values()].flatMap((adapter) => (adapter.http ? [{ path: adapter.http.path, handle: adapter.http.handle, sink }] : [])),
+    recovered: { inbound: recoveredInbound, outbox: recoveredOutbox },
+    /** The outbox has new work (a webhook delivery was enqueued). */
+    wakeOutbox: () => drain.wake(),
+    states: () => [...adapters].map(([name, adapter]) => ({ name, ...adapter.state() })),
+    async stop(graceMs: number): Promise<{ settled: boolean }> {
+      clearInterval(stateTimer);
+      // Receiving stops first: nothing new is stored while the runs wind down.
+      await Promise.allSettled([...adapters.values()].map((adapter) => adapter.stop()));
+      const settled = await runner.stop(graceMs);
+      await drain.stop();
+      for (const name of adapters.keys()) deps.onConnection?.(name, false);
+      await removePlatformStates(paths).catch(() => {});
+      return settled;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// The platforms this build can run, each adapter loaded only when its platform is enabled.
+// Slack and Discord are named in config and routes already; their adapters are not built yet.
+import type { Env } from '../config/home.js';
+import type { Config } from '../config/schema.js';
+import type { PlatformName } from '../domain/platforms.js';
+import { enabledPlatformNames } from './delivery-target.js';
+import type { PlatformAdapter, PlatformLog } from './types.js';
+
+export type AdapterContext = { readonly config: Readonly<Config>; readonly env: Env; readonly log: PlatformLog };
+
+const LOADERS: Partial<Record<PlatformName, (context: AdapterContext) => Promise<PlatformAdapter>>> = {
+  telegram: async ({ config, env, log }) => (await import('./telegram/adapter.js')).createTelegramAdapter({ extra: config.platforms.telegram.extra, env, log }),
+  signal: async ({ config, log }) => (await import('./signal/adapter.js')).createSignalAdapter({ extra: config.platforms.signal.extra, log }),
+  sms: async ({ config, env, log }) => (await import('./sms/adapter.js')).createSmsAdapter({ extra: config.platforms.sms.extra, env, log }),
+};
+
+export function isRunnablePlatform(name: PlatformName): boolean {
+  return LOADERS[name] !== undefined;
+}
+
+/** The enabled platforms this build can run. */
+export function enabledPlatforms(config: Readonly<Config>): PlatformName[] {
+  return enabledPlatformNames(config).filter(isRunnablePlatform);
+}
+
+export async function createPlatformAdapter(name: PlatformName, context: AdapterContext): Promise<PlatformAdapter> {
+  const load = LOADERS[name];
+  if (!load) throw new Error(`${name} is not available in this version of Iris`);
+  return load(context);
+}
