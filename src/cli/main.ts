@@ -28,6 +28,7 @@ import { registerKanban } from './groups/kanban.js';
 import { registerCurator } from './groups/curator.js';
 import { registerSkills } from './groups/skills.js';
 import { registerProfile } from './groups/profile.js';
+import { registerSend } from './groups/send.js';
 
 /** The command groups, each under its top-level command, in the order `iris --help` lists them. */
 const GROUPS: ReadonlyArray<readonly [string, (program: Command, setExit: SetExitCode) => void]> = [
@@ -39,6 +40,7 @@ const GROUPS: ReadonlyArray<readonly [string, (program: Command, setExit: SetExi
   ['sessions', registerSessions],
   ['gateway', registerGateway],
   ['webhook', registerWebhook],
+  ['send', registerSend],
   ['store', registerStore],
   ['dashboard', registerDashboard],
   ['setup', registerSetup],

@@ -17,3 +17,22 @@ export const MESSAGE_LIMITS: Readonly<Record<PlatformName, number>> = Object.fre
   signal: 8000,
   sms: 1600,
 });
+
+/** One message received in a chat. Ids are the platform's own, as strings. */
+export type InboundMessage = {
+  readonly platform: PlatformName;
+  /** Telegram chat id, Signal `group.<base64 id>` or the sender's number, SMS the sender's number. */
+  readonly chatId: string;
+  /** Telegram topic, Slack/Discord thread; null where there is none. */
+  readonly threadId: string | null;
+  /** Unique within the chat; with platform and chatId the dedup key. */
+  readonly messageId: string;
+  readonly userId: string;
+  /** A display name when the platform gives one. */
+  readonly userName: string | null;
+  readonly text: string;
+  /** A direct (one-to-one) conversation, as opposed to a group. Pairing codes go only to these. */
+  readonly isDirect: boolean;
+  /** Epoch milliseconds. */
+  readonly receivedAt: number;
+};

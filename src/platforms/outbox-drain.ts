@@ -6,7 +6,7 @@ import { errorMessage } from '../domain/error-message.js';
 import type { OutboxRecord } from '../store/platform-types.js';
 import type { Store } from '../store/types.js';
 import { afterSend, OUTBOX_RETRY_MS } from './outbox-policy.js';
-import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
+import type { PlatformAdapter, PlatformLog, PlatformName, SendResult } from './types.js';
 
 export type OutboxDrainDeps = {
   readonly store: Store;
@@ -24,6 +24,45 @@ const BATCH = 16;
 /** A send that hangs is cut off (and retried) after this long. */
 const SEND_TIMEOUT_MS = 30_000;
 
+/** One send of one claimed outbox message, and its outcome recorded. */
+async function sendOne(deps: OutboxDrainDeps, adapter: PlatformAdapter, record: OutboxRecord, signal: AbortSignal): Promise<void> {
+  const { store, log } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
+  const context = { outbox_id: record.id, platform: record.platform, chat_id: record.chatId, origin: record.origin, part: record.part, attempt: record.attempts + 1 };
+  let result: SendResult;
+  try {
+    result = await adapter.send({ chatId: record.chatId, threadId: record.threadId, text: record.text }, AbortSignal.any([signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
+  } catch (err) {
+    result = { ok: false, kind: 'retry', reason: `send failed: ${errorMessage(err)}` };
+  }
+  const next = afterSend(result, record.attempts, nowMs(), deps.retryMs ?? OUTBOX_RETRY_MS);
+  deps.onOutcome?.(record.platform, next.kind);
+  if (next.kind === 'sent') {
+    await store.platforms.markSent(record.id, next.messageId);
+    log.debug(context, 'platform message sent');
+  } else if (next.kind === 'retry') {
+    await store.platforms.scheduleRetry(record.id, next.at, next.reason);
+    log.warn({ ...context, reason: next.reason, retry_in_ms: next.at - nowMs() }, `platform message not sent, retried later: ${next.reason}`);
+  } else {
+    await store.platforms.markFailed(record.id, next.reason);
+    log.error({ ...context, reason: next.reason }, `platform message not sent: ${next.reason}`);
+  }
+}
+
+/**
+ * Sends every message of one platform that is due now (a batch is the heads of distinct chats:
+ * they go side by side, then the next heads). `iris send` uses it when no gateway runs.
+ */
+export async function drainPlatformOnce(deps: OutboxDrainDeps, platform: PlatformName, adapter: PlatformAdapter, signal: AbortSignal): Promise<void> {
+  const nowMs = deps.nowMs ?? Date.now;
+  for (;;) {
+    if (signal.aborted) return;
+    const due = await deps.store.platforms.claimDueOutbox(platform, nowMs(), BATCH);
+    if (due.length === 0) return;
+    await Promise.all(due.map((record) => sendOne(deps, adapter, record, signal)));
+  }
+}
+
 export function createOutboxDrain(deps: OutboxDrainDeps) {
   const { store, log } = deps;
   const nowMs = deps.nowMs ?? Date.now;
@@ -33,38 +72,8 @@ export function createOutboxDrain(deps: OutboxDrainDeps) {
   let timer: NodeJS.Timeout | undefined;
   let ticker: NodeJS.Timeout | undefined;
 
-  async function sendOne(adapter: PlatformAdapter, record: OutboxRecord): Promise<void> {
-    const context = { outbox_id: record.id, platform: record.platform, chat_id: record.chatId, origin: record.origin, part: record.part, attempt: record.attempts + 1 };
-    let result;
-    try {
-      result = await adapter.send({ chatId: record.chatId, threadId: record.threadId, text: record.text }, AbortSignal.any([stopping.signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
-    } catch (err) {
-      result = { ok: false as const, kind: 'retry' as const, reason: `send failed: ${errorMessage(err)}` };
-    }
-    const next = afterSend(result, record.attempts, nowMs(), deps.retryMs ?? OUTBOX_RETRY_MS);
-    deps.onOutcome?.(record.platform, next.kind);
-    if (next.kind === 'sent') {
-      await store.platforms.markSent(record.id, next.messageId);
-      log.debug(context, 'platform message sent');
-    } else if (next.kind === 'retry') {
-      await store.platforms.scheduleRetry(record.id, next.at, next.reason);
-      log.warn({ ...context, reason: next.reason, retry_in_ms: next.at - nowMs() }, `platform message not sent, retried later: ${next.reason}`);
-    } else {
-      await store.platforms.markFailed(record.id, next.reason);
-      log.error({ ...context, reason: next.reason }, `platform message not sent: ${next.reason}`);
-    }
-  }
-
   async function drainOnce(): Promise<void> {
-    for (const [platform, adapter] of deps.adapters) {
-      // A batch is the heads of distinct chats: they go side by side, then the next heads.
-      for (;;) {
-        if (stopping.signal.aborted) return;
-        const due = await store.platforms.claimDueOutbox(platform, nowMs(), BATCH);
-        if (due.length === 0) break;
-        await Promise.all(due.map((record) => sendOne(adapter, record)));
-      }
-    }
+    for (const [platform, adapter] of deps.adapters) await drainPlatformOnce(deps, platform, adapter, stopping.signal);
   }
 
   async function armTimer(): Promise<void> {

@@ -3,28 +3,9 @@
 // sink, and sends `OutboundMessage`s. Access control, sessions, queues, commands, the durable
 // inbound record and the outbox live in the layer (src/platforms/*.ts), once for all platforms.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlatformName } from '../domain/platforms.js';
+import type { InboundMessage, PlatformName } from '../domain/platforms.js';
 
-export type { PlatformName } from '../domain/platforms.js';
-
-/** One message received in a chat. Ids are the platform's own, as strings. */
-export type InboundMessage = {
-  readonly platform: PlatformName;
-  /** Telegram chat id, Signal `group.<base64 id>` or the sender's number, SMS the sender's number. */
-  readonly chatId: string;
-  /** Telegram topic, Slack/Discord thread; null where there is none. */
-  readonly threadId: string | null;
-  /** Unique within the chat; with platform and chatId the dedup key. */
-  readonly messageId: string;
-  readonly userId: string;
-  /** A display name when the platform gives one. */
-  readonly userName: string | null;
-  readonly text: string;
-  /** A direct (one-to-one) conversation, as opposed to a group. Pairing codes go only to these. */
-  readonly isDirect: boolean;
-  /** Epoch milliseconds. */
-  readonly receivedAt: number;
-};
+export type { InboundMessage, PlatformName } from '../domain/platforms.js';
 
 /** One message to send (already split to the platform's limit). `text` is Markdown from the agent. */
 export type OutboundMessage = {

@@ -3,8 +3,7 @@
 // made durable against power loss too (synchronous FULL for that commit): it is what the platform
 // is told is safe, and it does not send it again.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { PlatformName } from '../domain/platforms.js';
-import type { InboundMessage } from '../platforms/types.js';
+import type { InboundMessage, PlatformName } from '../domain/platforms.js';
 import type {
   ApprovedUser,
   InboundRecord,

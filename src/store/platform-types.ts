@@ -10,7 +10,7 @@
 //
 // Outbox: `queued` → `sending` → `sent`, or `failed` after the last retry or a permanent error. A
 // chat's messages go out in order: only the oldest unsent message of a chat is ever due.
-import type { InboundMessage, PlatformName } from '../platforms/types.js';
+import type { InboundMessage, PlatformName } from '../domain/platforms.js';
 
 export const INBOUND_STATES = ['queued', 'running', 'answered', 'failed', 'ignored'] as const;
 export type InboundState = (typeof INBOUND_STATES)[number];

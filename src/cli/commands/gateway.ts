@@ -6,6 +6,8 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
 import { homedir, networkInterfaces } from 'node:os';
+import { enabledPlatformNames } from '../../platforms/delivery-target.js';
+import { readPlatformStates, type PlatformStates } from '../../platforms/state-file.js';
 import { findGateway, gatewayAddressPath, listenerBaseUrl, locateGateway, readGatewayAddress, type LocatedGateway } from '../../gateway/address-file.js';
 import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
 import { startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
@@ -161,6 +163,19 @@ export async function gatewayRestart(options: { json?: boolean } = {}): Promise<
   return gatewayStart(options);
 }
 
+type PlatformLine = { readonly name: string; readonly connected: boolean; readonly detail: string; readonly since: string | null; readonly line: string };
+
+/** Each enabled platform as the running gateway last reported it (a file from another pid says nothing). */
+function platformLines(states: PlatformStates | undefined, pid: number, enabled: readonly string[]): PlatformLine[] {
+  const reported = states?.pid === pid ? new Map(states.platforms.map((p) => [p.name, p])) : new Map<string, PlatformStates['platforms'][number]>();
+  return enabled.map((name) => {
+    const state = reported.get(name);
+    if (!state) return { name, connected: false, detail: 'not reported by the gateway (enabled after it started? iris gateway restart)', since: null, line: `  ${name}: not running (enabled after the gateway started? iris gateway restart)` };
+    const since = new Date(state.since).toISOString();
+    return { name, connected: state.connected, detail: state.detail, since, line: `  ${name}: ${state.connected ? 'connected' : 'not connected'} (${state.detail}) since ${since}` };
+  });
+}
+
 export async function gatewayStatusCommand(options: { json?: boolean } = {}): Promise<number> {
   const paths = await openHome();
   const status = await readGatewayStatus(paths);
@@ -171,11 +186,13 @@ export async function gatewayStatusCommand(options: { json?: boolean } = {}): Pr
   const health = running ? await healthy(url) : false;
   // Only when a unit file is installed: without one, the output is what it always was.
   const service = await readServiceReport(process.env, homedir());
-  if (options.json) printJson({ ...status, url, healthy: health, ...(service ? { service: serviceJson(service) } : {}) });
+  const platforms = running ? platformLines(await readPlatformStates(paths), status.pid, enabledPlatformNames(config)) : [];
+  if (options.json) printJson({ ...status, url, healthy: health, ...(service ? { service: serviceJson(service) } : {}), ...(platforms.length > 0 ? { platforms: platforms.map(({ line: _line, ...rest }) => rest) } : {}) });
   else {
     if (running) printData(`gateway: running (pid ${status.pid}), ${health ? `answering at ${url}` : `not answering at ${url}/health`}`);
     else if (status.state === 'stale_pid_file') printData(`gateway: not running (stale pid file for pid ${status.pid})`);
     else printData('gateway: not running');
+    for (const platform of platforms) printData(platform.line);
     if (service) printData(serviceLine(service));
   }
   return running ? EXIT.ok : EXIT.failure;
