@@ -33,7 +33,12 @@ export type FakeBehaviour =
   | { kind: 'malformed' }
   | { kind: 'hang'; deltas: string[] }
   | { kind: 'slow_first_byte'; delayMs: number; then: FakeBehaviour }
-  | { kind: 'raw'; status: number; contentType: string; body: string };
+  | { kind: 'raw'; status: number; contentType: string; body: string }
+  /**
+   * Answers `<prefix><the last user message's text>` (after `delayMs`), so a test can tell which
+   * answer belongs to which message, whatever order the requests come in.
+   */
+  | { kind: 'echo'; prefix: string; delayMs?: number };
 
 export type RecordedRequest = {
   method: string;
@@ -252,6 +257,16 @@ function record(req: IncomingMessage, rawBody: string): RecordedRequest {
   };
 }
 
+/** The text of the last user message, in any of the three formats (text parts joined). */
+export function lastUserText(body: Record<string, unknown>): string {
+  const list = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
+  const users = (list as Array<{ role?: unknown; content?: unknown }>).filter((m) => m && m.role === 'user');
+  const content = users[users.length - 1]?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as Array<{ text?: unknown }>).map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+}
+
 /** The body's `model`; classic Azure URLs name the deployment in the path instead. */
 function modelOf(body: Record<string, unknown>, path: string): string {
   if (typeof body.model === 'string') return body.model;
@@ -295,7 +310,13 @@ export async function startFakeUpstream(options: { models?: string[] } = {}): Pr
     const options = fields.stream_options as { include_usage?: unknown } | undefined;
     answered += 1;
     const ctx = { model, n: answered, includeUsage: options?.include_usage === true };
-    await perform(next(model), { res, format, stream: fields.stream === true, ctx, closing: closing.signal, hung: () => events.emit('hung') });
+    let behaviour = next(model);
+    if (behaviour.kind === 'echo') {
+      const { prefix, delayMs } = behaviour;
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      behaviour = { kind: 'text', deltas: [`${prefix}${lastUserText(fields)}`] };
+    }
+    await perform(behaviour, { res, format, stream: fields.stream === true, ctx, closing: closing.signal, hung: () => events.emit('hung') });
   }
 
   const server = createServer((req, res) => {
