@@ -178,7 +178,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   function sendMessage(params: Record<string, unknown>): Answer {
     const chat = chatOf(params.chat_id);
     if (!chat.ok) return chat.answer;
-    const text = typeof params.text === 'string' ? params.text : params.text === undefined ? '' : String(params.text);
+    const text = typeof params.text === 'string' ? params.text : typeof params.text === 'number' ? String(params.text) : '';
     const parseMode = typeof params.parse_mode === 'string' && params.parse_mode !== '' ? params.parse_mode : undefined;
     let visible = text;
     if (parseMode !== undefined) {
@@ -335,7 +335,7 @@ type ChatCheck = { ok: true; id: string } | { ok: false; answer: Answer };
 
 function chatOf(value: unknown): ChatCheck {
   if (value === undefined || value === '') return { ok: false, answer: fail(400, 'Bad Request: chat_id is empty') };
-  const id = String(value);
+  const id = typeof value === 'number' || typeof value === 'string' ? String(value) : '';
   // Numeric ids (negative for groups) or @channelusername; the fake knows no usernames.
   if (!/^-?\d+$/.test(id)) return { ok: false, answer: fail(400, 'Bad Request: chat not found') };
   return { ok: true, id };
@@ -375,11 +375,11 @@ function toInt(value: unknown): number | undefined {
 
 /** A JSON array, or its JSON text (as form and query fields carry it). */
 function toArray(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (typeof value !== 'string') return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed : undefined;
+    return Array.isArray(parsed) ? (parsed as unknown[]) : undefined;
   } catch {
     return undefined;
   }

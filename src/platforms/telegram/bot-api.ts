@@ -95,11 +95,12 @@ function readAnswer<T>(status: number, text: string): BotApiResult<T> {
   let body: ErrorBody | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object') body = parsed as ErrorBody;
+    if (parsed !== null && typeof parsed === 'object') body = parsed;
   } catch {
     // A proxy's HTML error page or a cut-off body: described by its status below.
   }
-  if (body?.ok === true && status >= 200 && status < 300) return { ok: true, result: body.result as T };
+  if (body?.ok === true && status >= 200 && status < 300) // The caller names the shape it expects; Telegram's result is trusted as far as that.
+    return { ok: true, result: body.result as T };
   const errorCode = typeof body?.error_code === 'number' ? body.error_code : status;
   const description = typeof body?.description === 'string' ? body.description : `HTTP ${status} without a Bot API answer`;
   const retryAfter = body?.parameters?.retry_after;

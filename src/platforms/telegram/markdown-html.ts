@@ -9,7 +9,7 @@
 // do not always pair up (`**a *b** c*`), so a line whose tags would cross is sent without its
 // emphasis; and should anything still be refused, `send` falls back to plain text.
 
-const PLACEHOLDER = /\u0000(\d+)\u0000/g;
+const PLACEHOLDER = /\uE000(\d+)\uE000/g;
 const SAFE_LINK = /^(https?:|tg:|mailto:)/i;
 
 export function escapeHtml(text: string): string {
@@ -21,8 +21,8 @@ function escapeAttribute(text: string): string {
 }
 
 export function markdownToTelegramHtml(markdown: string): string {
-  // NUL would collide with the placeholders below; Telegram has no use for it either.
-  const lines = markdown.replace(/\r\n?/g, '\n').replace(/\u0000/g, '').split('\n');
+  // The placeholder character below (private use) must not occur in the text itself.
+  const lines = markdown.replace(/\r\n?/g, '\n').replace(/\uE000/g, '').split('\n');
   const out: string[] = [];
   let fence: { char: string; length: number; language: string; body: string[] } | null = null;
   let quote: string[] = [];
@@ -87,7 +87,7 @@ function inline(source: string, withEmphasis: boolean): string {
   // Code, links and URLs are rendered first and parked behind placeholders, so that emphasis
   // markers inside them (`a_b_c`, `**kwargs`) stay as written.
   const held: string[] = [];
-  const hold = (html: string) => `\u0000${held.push(html) - 1}\u0000`;
+  const hold = (html: string) => `\uE000${held.push(html) - 1}\uE000`;
   const emphasis = withEmphasis ? applyEmphasis : (text: string) => text;
   const label = (text: string) => emphasis(escapeHtml(text));
   const link = (text: string, url: string) =>
@@ -99,11 +99,11 @@ function inline(source: string, withEmphasis: boolean): string {
     .replace(/<((?:https?|mailto):[^>\s]+)>/gi, (_m, url: string) => hold(escapeHtml(url)))
     .replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, alt: string, url: string) => link(alt || url, url))
     .replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, text: string, url: string) => link(text, url))
-    .replace(/\bhttps?:\/\/[^\s<>\u0000]+/gi, (url) => hold(escapeHtml(url)));
+    .replace(/\bhttps?:\/\/[^\s<>\uE000]+/gi, (url) => hold(escapeHtml(url)));
 
   let html = emphasis(escapeHtml(text));
   // Link labels hold placeholders of their own, so restore until none is left.
-  while (/\u0000\d+\u0000/.test(html)) html = html.replace(PLACEHOLDER, (_m, index: string) => held[Number(index)] ?? '');
+  while (/\uE000\d+\uE000/.test(html)) html = html.replace(PLACEHOLDER, (_m, index: string) => held[Number(index)] ?? '');
   return html;
 }
 

@@ -28,6 +28,6 @@ export function classifySendFailure(failure: BotApiFailure): Exclude<SendResult,
  * Telegram refused the HTML itself (unbalanced or unknown tags): the same text as plain text
  * will go through, so `send` tries once more without `parse_mode`.
  */
-export function isEntityParseError(failure: BotApiFailure): boolean {
+export function isEntityParseError(failure: BotApiFailure): failure is Extract<BotApiFailure, { kind: 'api' }> {
   return failure.kind === 'api' && failure.status === 400 && /can't parse entities/i.test(failure.description);
 }

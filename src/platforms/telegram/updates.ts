@@ -7,8 +7,11 @@ import type { InboundMessage } from '../types.js';
 
 export type ParsedUpdate =
   | { readonly kind: 'message'; readonly updateId: number; readonly message: InboundMessage }
-  /** `updateId` is null only for an update without a readable `update_id`. */
-  | { readonly kind: 'skip'; readonly updateId: number | null; readonly reason: string };
+  /**
+   * `updateId` is null only for an update without a readable `update_id`. `malformed`: a shape
+   * Telegram should not send (worth a warning), as opposed to one Iris does not answer.
+   */
+  | { readonly kind: 'skip'; readonly updateId: number | null; readonly reason: string; readonly malformed: boolean };
 
 const updateSchema = z.looseObject({ update_id: z.int() });
 
@@ -39,29 +42,29 @@ const UNANSWERED: ReadonlyArray<readonly [key: string, reason: string]> = [
 
 export function parseUpdate(raw: unknown): ParsedUpdate {
   const update = updateSchema.safeParse(raw);
-  if (!update.success) return { kind: 'skip', updateId: null, reason: 'malformed update: no integer update_id' };
+  if (!update.success) return { kind: 'skip', updateId: null, reason: 'malformed update: no integer update_id', malformed: true };
   const updateId = update.data.update_id;
   const fields = update.data as Record<string, unknown>;
 
   if (fields.message === undefined) {
     const unanswered = UNANSWERED.find(([key]) => fields[key] !== undefined);
-    if (unanswered) return { kind: 'skip', updateId, reason: unanswered[1] };
+    if (unanswered) return { kind: 'skip', updateId, reason: unanswered[1], malformed: false };
     const kinds = Object.keys(fields).filter((key) => key !== 'update_id');
-    return { kind: 'skip', updateId, reason: `not a message (${kinds.join(', ') || 'empty update'})` };
+    return { kind: 'skip', updateId, reason: `not a message (${kinds.join(', ') || 'empty update'})`, malformed: false };
   }
 
   const parsed = messageSchema.safeParse(fields.message);
   if (!parsed.success) {
     const where = parsed.error.issues[0]?.path.join('.') ?? '';
-    return { kind: 'skip', updateId, reason: `malformed message${where ? ` (at ${where})` : ''}` };
+    return { kind: 'skip', updateId, reason: `malformed message${where ? ` (at ${where})` : ''}`, malformed: true };
   }
   const message = parsed.data;
-  if (message.chat.type === 'channel') return { kind: 'skip', updateId, reason: 'a channel post' };
+  if (message.chat.type === 'channel') return { kind: 'skip', updateId, reason: 'a channel post', malformed: false };
   // Messages sent on behalf of a chat (anonymous admins, linked channels) have no `from`.
-  if (message.from === undefined) return { kind: 'skip', updateId, reason: 'no sender (sent on behalf of a chat)' };
+  if (message.from === undefined) return { kind: 'skip', updateId, reason: 'no sender (sent on behalf of a chat)', malformed: false };
   const text = message.text ?? message.caption;
   if (text === undefined || text.trim() === '') {
-    return { kind: 'skip', updateId, reason: 'no text (a sticker, photo without caption, service message, …)' };
+    return { kind: 'skip', updateId, reason: 'no text (a sticker, photo without caption, service message, …)', malformed: false };
   }
 
   return {
