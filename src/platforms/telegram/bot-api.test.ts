@@ -10,7 +10,7 @@ type Seen = { url: string; init: RequestInit };
 function stubFetch(answer: (seen: Seen) => Promise<Response> | Response): { fetch: typeof fetch; seen: Seen[] } {
   const seen: Seen[] = [];
   const fetchStub = (async (input: string | URL | Request, init?: RequestInit) => {
-    const entry = { url: String(input as string), init: init ?? {} };
+    const entry = { url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, init: init ?? {} };
     seen.push(entry);
     return answer(entry);
   }) as typeof fetch;
