@@ -18,7 +18,7 @@ export function readTelegramHtml(html: string): HtmlReading {
     const char = html[index] ?? '';
     const offset = Buffer.byteLength(html.slice(0, index));
     if (char === '<') {
-      const tag = /^<(\/?)([a-zA-Z-]*)((?:\s+[a-z-]+(?:="[^"]*"|='[^']*')?)*)\s*>/.exec(html.slice(index));
+      const tag = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-z-]+(?:="[^"]*"|='[^']*')?)*)\s*>/.exec(html.slice(index));
       if (!tag) return refuse(`Unclosed start tag at byte offset ${offset}`);
       const [whole, closing, rawName] = tag;
       const name = (rawName ?? '').toLowerCase();
