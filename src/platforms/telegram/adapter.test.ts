@@ -197,6 +197,14 @@ describe('connection trouble', () => {
     expect((at[3] ?? 0) - (at[2] ?? 0)).toBeGreaterThanOrEqual(75);
     await until(() => telegram.state().connected, 'connected again');
     expect(telegram.state()).toEqual({ connected: true, detail: 'connected as @iris_test_bot' });
+    // One warning for the outage, not one per try; and a line when it is over.
+    const polling = entries.filter((entry) => entry.message.startsWith('Telegram getUpdates failed') || entry.message === 'Telegram polling again');
+    expect(polling.map((entry) => [entry.level, entry.message])).toEqual([
+      ['warn', 'Telegram getUpdates failed: Telegram 502: Bad Gateway'],
+      ['debug', 'Telegram getUpdates failed again: Telegram 502: Bad Gateway'],
+      ['debug', 'Telegram getUpdates failed again: Telegram 502: Bad Gateway'],
+      ['info', 'Telegram polling again'],
+    ]);
   });
 
   it('waits Telegram\'s retry_after on a 429', async () => {
@@ -269,6 +277,25 @@ describe('connection trouble', () => {
     expect(telegram.state()).toEqual({ connected: false, detail: 'stopped' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fake.calls('getUpdates')).toHaveLength(1);
+  });
+
+  it('a second start() while running starts no second poller', async () => {
+    const telegram = adapter();
+    await Promise.all([telegram.start(collector().sink), telegram.start(collector().sink)]);
+    await fake.waitForCalls('getUpdates', 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.calls('getMe')).toHaveLength(1);
+    expect(fake.calls('getUpdates')).toHaveLength(1);
+  });
+
+  it('stop() during start() leaves it stopped, with no poller', async () => {
+    const telegram = adapter();
+    const starting = telegram.start(collector().sink);
+    await telegram.stop();
+    await starting;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(telegram.state()).toEqual({ connected: false, detail: 'stopped' });
+    expect(fake.calls('getUpdates')).toEqual([]);
   });
 
   it('stop() ends a backoff pause at once', async () => {

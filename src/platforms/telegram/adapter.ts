@@ -48,7 +48,8 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
   const connected = (): ConnectionState => ({ connected: true, detail: username ? `connected as @${username}` : 'connected' });
 
   async function start(sink: InboundSink): Promise<void> {
-    if (loop) return;
+    // Started (or starting) already: one poller per token, or the two would 409 each other.
+    if (controller) return;
     const current = token();
     if (current === '') {
       state = { connected: false, detail: MISSING_TOKEN };
@@ -58,6 +59,8 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
     const abort = new AbortController();
     controller = abort;
     const me = await api(current).call<BotUser>('getMe', {}, { signal: abort.signal, timeoutMs: QUICK_CALL_MS });
+    // stop() came during getMe: it has already said 'stopped'.
+    if (abort.signal.aborted) return;
     if (me.ok) {
       username = typeof me.result.username === 'string' ? me.result.username : null;
       state = connected();

@@ -58,8 +58,17 @@ export function createBotApi(options: BotApiOptions): BotApi {
 
   async function call<T>(method: string, params: Readonly<Record<string, unknown>> = {}, callOptions: CallOptions = {}): Promise<BotApiResult<T>> {
     const timeoutMs = callOptions.timeoutMs ?? defaultTimeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = callOptions.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout;
+    // One controller per call, tied to the caller's signal by a listener removed afterwards: the
+    // poller's signal lives as long as the gateway and must not collect one entry per poll.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const forward = () => controller.abort();
+    if (callOptions.signal?.aborted) controller.abort();
+    else callOptions.signal?.addEventListener('abort', forward, { once: true });
     let response: Response;
     let text: string;
     try {
@@ -67,11 +76,14 @@ export function createBotApi(options: BotApiOptions): BotApi {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(params),
-        signal,
+        signal: controller.signal,
       });
       text = await response.text();
     } catch (error) {
-      return networkFailure(error, timeout.aborted, timeoutMs, options.token);
+      return networkFailure(error, timedOut, timeoutMs, options.token);
+    } finally {
+      clearTimeout(timer);
+      callOptions.signal?.removeEventListener('abort', forward);
     }
     return readAnswer<T>(response.status, text);
   }

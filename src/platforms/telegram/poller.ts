@@ -34,6 +34,8 @@ export async function runPoller(options: PollerOptions): Promise<void> {
   const sleep = options.sleep ?? realSleep;
   let offset: number | undefined;
   let failures = 0;
+  // A long outage repeats the same failure every 30 s: warn when it changes, not every time.
+  let lastFailure = '';
 
   const pause = async (ms: number) => {
     await sleep(ms, signal);
@@ -56,11 +58,17 @@ export async function runPoller(options: PollerOptions): Promise<void> {
       failures += 1;
       options.setState(failureState(failure));
       const delay = pollDelayMs(failure, failures, options.backoff);
-      log.warn({ platform: 'telegram', failures, retryInMs: delay }, `Telegram getUpdates failed: ${describeFailure(failure)}`);
+      const detail = describeFailure(failure);
+      const fields = { platform: 'telegram', failures, retryInMs: delay };
+      if (detail !== lastFailure) log.warn(fields, `Telegram getUpdates failed: ${detail}`);
+      else log.debug(fields, `Telegram getUpdates failed again: ${detail}`);
+      lastFailure = detail;
       await pause(delay);
       continue;
     }
 
+    if (lastFailure !== '') log.info({ platform: 'telegram', failures }, 'Telegram polling again');
+    lastFailure = '';
     options.setState(options.connected());
     const updates = (answer as { result: unknown[] }).result;
     let sinkFailed = false;
