@@ -1,0 +1,138 @@
+// The Telegram adapter: long polling in (poller.ts), sendMessage out with the agent's Markdown as
+// Telegram HTML. It knows the Bot API and nothing of the agent; the platform layer decides who may
+// talk, keeps sessions and the outbox.
+//
+// Never drops pending updates: no deleteWebhook, no drop_pending_updates. If a webhook is set,
+// polling fails with 409 and `state()` says so; removing it is the owner's decision.
+import type { Env } from '../../config/home.js';
+import type { TelegramConfig } from '../../config/schema.js';
+import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformLog, SendResult } from '../types.js';
+import { createBotApi, type BotApi, type BotApiResult } from './bot-api.js';
+import { markdownToTelegramHtml } from './markdown-html.js';
+import { DEFAULT_BACKOFF, describeFailure, failureState, type Backoff } from './poll-state.js';
+import { runPoller } from './poller.js';
+import { classifySendFailure, isEntityParseError } from './send-result.js';
+
+export const TOKEN_ENV = 'TELEGRAM_BOT_TOKEN';
+const MISSING_TOKEN = `${TOKEN_ENV} is not set in .env`;
+/** getMe at start and in the doctor, and "typing…": small calls that should answer at once. */
+const QUICK_CALL_MS = 10_000;
+
+export type TelegramAdapterOptions = {
+  readonly extra: Pick<TelegramConfig['extra'], 'api_base' | 'poll_timeout'>;
+  readonly env: Env;
+  readonly log: PlatformLog;
+  readonly fetch?: typeof fetch;
+  readonly backoff?: Backoff;
+};
+
+type BotUser = { readonly username?: string };
+type SentMessage = { readonly message_id?: unknown };
+
+export function createTelegramAdapter(options: TelegramAdapterOptions): PlatformAdapter {
+  const { log } = options;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  let state: ConnectionState = { connected: false, detail: 'not started' };
+  let username: string | null = null;
+  let controller: AbortController | null = null;
+  let loop: Promise<void> | null = null;
+
+  const token = () => options.env[TOKEN_ENV]?.trim() ?? '';
+  let client: { token: string; api: BotApi } | null = null;
+  const api = (current: string): BotApi => {
+    if (client?.token !== current) {
+      client = { token: current, api: createBotApi({ apiBase: options.extra.api_base, token: current, ...(options.fetch ? { fetch: options.fetch } : {}) }) };
+    }
+    return client.api;
+  };
+  const connected = (): ConnectionState => ({ connected: true, detail: username ? `connected as @${username}` : 'connected' });
+
+  async function start(sink: InboundSink): Promise<void> {
+    // Started (or starting) already: one poller per token, or the two would 409 each other.
+    if (controller) return;
+    const current = token();
+    if (current === '') {
+      state = { connected: false, detail: MISSING_TOKEN };
+      log.warn({ platform: 'telegram' }, `Telegram not started: ${MISSING_TOKEN}`);
+      return;
+    }
+    const abort = new AbortController();
+    controller = abort;
+    const me = await api(current).call<BotUser>('getMe', {}, { signal: abort.signal, timeoutMs: QUICK_CALL_MS });
+    // stop() came during getMe: it has already said 'stopped'.
+    if (abort.signal.aborted) return;
+    if (me.ok) {
+      username = typeof me.result.username === 'string' ? me.result.username : null;
+      state = connected();
+      log.info({ platform: 'telegram', bot: username }, 'Telegram: polling for updates');
+    } else {
+      state = failureState(me);
+      log.warn({ platform: 'telegram' }, `Telegram getMe failed, polling anyway: ${describeFailure(me)}`);
+    }
+    loop = runPoller({
+      api: api(current),
+      pollTimeout: options.extra.poll_timeout,
+      sink,
+      log,
+      backoff,
+      signal: abort.signal,
+      setState: (next) => {
+        state = next;
+      },
+      connected,
+    }).catch((error: unknown) => {
+      // Not expected (the poller returns failures as values); logged so that it is never silent.
+      state = { connected: false, detail: 'polling stopped after an internal error' };
+      log.error({ platform: 'telegram', err: error instanceof Error ? error.message : String(error) }, 'Telegram poller crashed');
+    });
+  }
+
+  async function stop(): Promise<void> {
+    controller?.abort();
+    await loop;
+    controller = null;
+    loop = null;
+    state = { connected: false, detail: 'stopped' };
+  }
+
+  async function send(message: OutboundMessage, signal?: AbortSignal): Promise<SendResult> {
+    const current = token();
+    if (current === '') return { ok: false, kind: 'permanent', reason: MISSING_TOKEN };
+    const target = { chat_id: message.chatId, ...threadParam(message.threadId) };
+    const callOptions = signal ? { signal } : {};
+    const html = await api(current).call<SentMessage>('sendMessage', { ...target, text: markdownToTelegramHtml(message.text), parse_mode: 'HTML' }, callOptions);
+    if (html.ok) return sent(html);
+    if (!isEntityParseError(html)) return classifySendFailure(html);
+    // Our HTML was refused: the words matter more than the formatting, so send the Markdown as it is.
+    log.warn({ platform: 'telegram', chatId: message.chatId, description: html.description }, 'Telegram refused the HTML; sending plain text');
+    const plain = await api(current).call<SentMessage>('sendMessage', { ...target, text: message.text }, callOptions);
+    return plain.ok ? sent(plain) : classifySendFailure(plain);
+  }
+
+  async function typing(chatId: string, threadId: string | null): Promise<void> {
+    const current = token();
+    if (current === '') return;
+    const answer = await api(current).call('sendChatAction', { chat_id: chatId, action: 'typing', ...threadParam(threadId) }, { timeoutMs: QUICK_CALL_MS });
+    if (!answer.ok) log.debug({ platform: 'telegram', chatId, reason: describeFailure(answer) }, 'Telegram typing indicator failed');
+  }
+
+  async function check(signal?: AbortSignal): Promise<PlatformCheck> {
+    const current = token();
+    if (current === '') return { ok: false, reason: MISSING_TOKEN };
+    const me = await api(current).call<BotUser>('getMe', {}, { timeoutMs: QUICK_CALL_MS, ...(signal ? { signal } : {}) });
+    if (!me.ok) return { ok: false, reason: describeFailure(me) };
+    return { ok: true, detail: typeof me.result.username === 'string' ? `@${me.result.username}` : 'token accepted' };
+  }
+
+  return { name: 'telegram', start, stop, send, typing, check, state: () => state };
+}
+
+/** message_thread_id for a forum topic; ids are integers on the wire. */
+function threadParam(threadId: string | null): { message_thread_id?: number } {
+  return threadId !== null && /^\d+$/.test(threadId) ? { message_thread_id: Number(threadId) } : {};
+}
+
+function sent(answer: Extract<BotApiResult<SentMessage>, { ok: true }>): SendResult {
+  const id = answer.result?.message_id;
+  return { ok: true, messageId: typeof id === 'number' || typeof id === 'string' ? String(id) : null };
+}
