@@ -21,9 +21,9 @@ export type RpcOutcome =
   | { readonly kind: 'bad_response'; readonly detail: string };
 
 export type SignalRpc = {
-  call(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<RpcOutcome>;
-  send(chatId: string, text: string, signal?: AbortSignal): Promise<RpcOutcome>;
-  sendTyping(chatId: string, signal?: AbortSignal): Promise<RpcOutcome>;
+  readonly call: (method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal) => Promise<RpcOutcome>;
+  readonly send: (chatId: string, text: string, signal?: AbortSignal) => Promise<RpcOutcome>;
+  readonly sendTyping: (chatId: string, signal?: AbortSignal) => Promise<RpcOutcome>;
 };
 
 export type SignalRpcOptions = {
