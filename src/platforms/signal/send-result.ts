@@ -124,6 +124,8 @@ export function retryAfterMs(header: string | null, nowMs: number = Date.now()):
   if (header === null || header.trim() === '') return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names its day and month; Date.parse alone would read "-1" as the year -1.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
