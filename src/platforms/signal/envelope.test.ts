@@ -72,7 +72,8 @@ describe('parseReceiveEvent', () => {
     ['typing', { typingMessage: { action: 'STARTED', timestamp: 1 } }],
     ['sync', { syncMessage: { sentMessage: { destination: '+15551234567', timestamp: 1, message: 'x' } } }],
   ])('skips a %s envelope as not a message', (_kind, part) => {
-    const { dataMessage: _drop, ...rest } = direct;
+    const rest: Record<string, unknown> = { ...direct };
+    delete rest.dataMessage;
     expect(parseReceiveEvent(event({ ...rest, ...part }), BOT)).toMatchObject({ ok: false, skip: 'not_a_message' });
   });
 
