@@ -178,6 +178,31 @@ describe('signal adapter: receiving', () => {
     expect(fake.requests.filter((r) => r.kind === 'events')).toHaveLength(4);
   });
 
+  it('doubles the pause while failing and starts again from the first once connected', async () => {
+    fake = await startFakeSignal({ account: BOT });
+    const f = fake;
+    const attempts: number[] = [];
+    const timingFetch: typeof fetch = (input, init) => {
+      attempts.push(Date.now());
+      return fetch(input, init);
+    };
+    const received: InboundMessage[] = [];
+    f.failNext('events', { httpStatus: 503 }, 4);
+    adapter = createSignalAdapter({ extra: extra(f.url), log: captureLog(), backoff: { firstMs: 25, maxMs: 2_000 }, fetch: timingFetch });
+    await adapter.start(async (message) => void received.push(message));
+    await f.waitForConnections(1);
+    // Four failures: pauses of 25, 50, 100 and 200 ms before the fifth attempt.
+    const gaps = attempts.slice(1).map((at, i) => at - (attempts[i] ?? at));
+    expect(gaps).toHaveLength(4);
+    expect(gaps[3]).toBeGreaterThanOrEqual(190);
+    expect(gaps[3]).toBeGreaterThan(gaps[0] ?? 0);
+    const cut = Date.now();
+    f.dropStreams();
+    await f.waitForConnections(2);
+    // Back to 25 ms, not the 400 ms the doubling had reached.
+    expect(Date.now() - cut).toBeLessThan(300);
+  });
+
   it('says the daemon is unreachable, and keeps trying', async () => {
     const gone = await startFakeSignal({ account: BOT });
     const url = gone.url;

@@ -107,7 +107,13 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
       if (running) return;
       const controller = new AbortController();
       state = { connected: false, detail: `connecting to ${baseUrl}` };
-      running = { controller, loop: receiveLoop(sink, controller.signal) };
+      // The loop catches what it expects; anything else (a throwing logger) must not become an
+      // unhandled rejection that takes the gateway down.
+      const loop = receiveLoop(sink, controller.signal).catch((err: unknown) => {
+        state = { connected: false, detail: `receiving failed: ${errorMessage(err)}` };
+        log.error({ platform: 'signal', error: errorMessage(err) }, 'signal: the receive loop failed');
+      });
+      running = { controller, loop };
     },
 
     prepare: markdownToPlainText,
