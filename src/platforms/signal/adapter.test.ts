@@ -187,20 +187,43 @@ describe('signal adapter: receiving', () => {
       return fetch(input, init);
     };
     const received: InboundMessage[] = [];
-    f.failNext('events', { httpStatus: 503 }, 4);
-    adapter = createSignalAdapter({ extra: extra(f.url), log: captureLog(), backoff: { firstMs: 25, maxMs: 2_000 }, fetch: timingFetch });
+    f.failNext('events', { httpStatus: 503 }, 5);
+    adapter = createSignalAdapter({ extra: extra(f.url), log: captureLog(), backoff: { firstMs: 20, maxMs: 2_000 }, fetch: timingFetch });
     await adapter.start(async (message) => void received.push(message));
     await f.waitForConnections(1);
-    // Four failures: pauses of 25, 50, 100 and 200 ms before the fifth attempt.
+    // Five failures: pauses of 20, 40, 80, 160 and 320 ms before the sixth attempt.
     const gaps = attempts.slice(1).map((at, i) => at - (attempts[i] ?? at));
-    expect(gaps).toHaveLength(4);
-    expect(gaps[3]).toBeGreaterThanOrEqual(190);
-    expect(gaps[3]).toBeGreaterThan(gaps[0] ?? 0);
+    expect(gaps).toHaveLength(5);
+    expect(gaps[4]).toBeGreaterThanOrEqual(310);
+    expect(gaps[4]).toBeGreaterThan(gaps[0] ?? 0);
     const cut = Date.now();
     f.dropStreams();
     await f.waitForConnections(2);
-    // Back to 25 ms, not the 400 ms the doubling had reached.
-    expect(Date.now() - cut).toBeLessThan(300);
+    // Back to 20 ms, not the 640 ms the doubling had reached.
+    expect(Date.now() - cut).toBeLessThan(450);
+  });
+
+  it('reconnects a stream that went silent (no keep-alive)', async () => {
+    fake = await startFakeSignal({ account: BOT, keepAliveMs: 60_000 });
+    const f = fake;
+    const received: InboundMessage[] = [];
+    adapter = createSignalAdapter({ extra: extra(f.url), log: captureLog(), backoff: FAST, idleTimeoutMs: 80 });
+    await adapter.start(async (message) => void received.push(message));
+    await f.waitForConnections(2);
+    f.pushMessage({ from: ADA, text: 'still here' });
+    await until(() => received.length === 1, 'a message on a new stream');
+    expect(received[0]?.text).toBe('still here');
+  });
+
+  it('keeps a quiet stream that gets keep-alives', async () => {
+    fake = await startFakeSignal({ account: BOT, keepAliveMs: 20 });
+    const f = fake;
+    adapter = createSignalAdapter({ extra: extra(f.url), log: captureLog(), backoff: FAST, idleTimeoutMs: 150 });
+    await adapter.start(async () => undefined);
+    await f.waitForConnections(1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(f.requests.filter((r) => r.kind === 'events')).toHaveLength(1);
+    expect(adapter.state().connected).toBe(true);
   });
 
   it('says the daemon is unreachable, and keeps trying', async () => {
