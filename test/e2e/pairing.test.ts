@@ -42,6 +42,9 @@ async function request(platform: PlatformName, userId: string, userName: string 
   return stored;
 }
 
+/** A JSON document whose shape the assertion after it checks. */
+const document = (text: string): unknown => parseJson(text);
+
 const isApproved = (platform: PlatformName, userId: string, at = home) => withStore((store) => store.platforms.isApproved(platform, userId), at);
 
 describe('iris pairing without a state.db', () => {
@@ -100,7 +103,7 @@ describe('iris pairing with requests waiting', () => {
     });
 
     const onlySms = await iris(['pairing', 'list', '--platform', 'sms', '--json']);
-    expect((parseJson(onlySms.stdout) as { pending: Array<{ code: string }> }).pending.map((p) => p.code)).toEqual(['ZX4P8N2R']);
+    expect((document(onlySms.stdout) as { pending: Array<{ code: string }> }).pending.map((p) => p.code)).toEqual(['ZX4P8N2R']);
     expect(await iris(['pairing', 'list', '--platform', 'discord'])).toEqual({ code: 0, stdout: 'pending codes: none\n\napproved users: none\n', stderr: '' });
   });
 
@@ -138,12 +141,12 @@ describe('iris pairing with requests waiting', () => {
         '',
       ].join('\n'),
     );
-    const listed = parseJson((await iris(['pairing', 'list', '--json'])).stdout) as { pending: unknown[]; approved: Array<Record<string, unknown>> };
+    const listed = document((await iris(['pairing', 'list', '--json'])).stdout) as { pending: unknown[]; approved: Array<Record<string, unknown>> };
     expect(listed.pending).toEqual([]);
     expect(listed.approved[0]).toEqual({ platform: 'sms', user_id: '+15551234567', user_name: null, approved_at: approved.approved_at });
     expect(listed.approved[1]).toMatchObject({ platform: 'telegram', user_id: '4242', user_name: 'Ada' });
     expect(listed.approved).toHaveLength(2);
-    const telegramOnly = parseJson((await iris(['pairing', 'list', '--platform', 'telegram', '--json'])).stdout) as { approved: Array<{ user_id: string }> };
+    const telegramOnly = document((await iris(['pairing', 'list', '--platform', 'telegram', '--json'])).stdout) as { approved: Array<{ user_id: string }> };
     expect(telegramOnly.approved.map((u) => u.user_id)).toEqual(['4242']);
   });
 
