@@ -17,6 +17,7 @@ import { registerChat } from './groups/chat.js';
 import { registerSessions } from './groups/sessions.js';
 import { registerGateway } from './groups/gateway.js';
 import { registerWebhook } from './groups/webhook.js';
+import { registerPairing } from './groups/pairing.js';
 import { registerDashboard } from './groups/dashboard.js';
 import { registerSetup } from './groups/setup.js';
 import { registerAuth } from './groups/auth.js';
@@ -41,6 +42,7 @@ const GROUPS: ReadonlyArray<readonly [string, (program: Command, setExit: SetExi
   ['gateway', registerGateway],
   ['webhook', registerWebhook],
   ['send', registerSend],
+  ['pairing', registerPairing],
   ['store', registerStore],
   ['dashboard', registerDashboard],
   ['setup', registerSetup],

@@ -166,6 +166,8 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     insertPairing: db.prepare<[string, string, string, string | null, string, number, number]>(
       'INSERT INTO platform_pairing (platform, code, user_id, user_name, chat_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
+    // An expired request stays until prune; its code must not block a new request that draws it.
+    dropExpiredCode: db.prepare<[string, string, number]>('DELETE FROM platform_pairing WHERE platform = ? AND code = ? AND expires_at <= ?'),
     pendingAll: db.prepare<[number], PairingRow>('SELECT * FROM platform_pairing WHERE expires_at > ? ORDER BY created_at, platform, code'),
     pendingOf: db.prepare<[number, string], PairingRow>('SELECT * FROM platform_pairing WHERE expires_at > ? AND platform = ? ORDER BY created_at, code'),
     pairingByCode: db.prepare<[string, string, number], PairingRow>('SELECT * FROM platform_pairing WHERE platform = ? AND code = ? AND expires_at > ?'),
@@ -237,6 +239,7 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
   const requestPairing = db.transaction((request: PairingRequest, at: number) => {
     const found = s.pairingOfUser.get(request.platform, request.userId, at);
     if (found) return { request: toPairing(found), created: false };
+    s.dropExpiredCode.run(request.platform, request.code, at);
     s.insertPairing.run(request.platform, request.code, request.userId, request.userName, request.chatId, request.createdAt, request.expiresAt);
     return { request, created: true };
   });

@@ -106,11 +106,31 @@ describe('openSqliteStore: schema', () => {
         MIGRATIONS.map((m) => ({ version: m.version, description: m.description, applied_at: 1_700_000_000_000 })),
       );
       const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['kanban_tasks', 'messages', 'schema_version', 'sessions', 'skill_loads', 'usage', 'webhook_dedup', 'webhook_events']);
+      expect(tables).toEqual([
+        'kanban_tasks',
+        'messages',
+        'platform_approved_users',
+        'platform_inbound',
+        'platform_outbox',
+        'platform_pairing',
+        'platform_sessions',
+        'schema_version',
+        'sessions',
+        'skill_loads',
+        'usage',
+        'webhook_dedup',
+        'webhook_events',
+      ]);
       const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
       expect(indexes).toEqual([
         'kanban_tasks_by_parent',
         'kanban_tasks_by_status',
+        'platform_inbound_by_updated',
+        'platform_inbound_waiting',
+        'platform_outbox_by_updated',
+        'platform_outbox_origin',
+        'platform_outbox_pending',
+        'platform_pairing_by_user',
         'sessions_by_source',
         'sessions_by_updated_at',
         'skill_loads_by_at',
