@@ -60,6 +60,7 @@ export function createMethods(context: MethodContext): (method: string, params: 
     for (const groupId of groupIds) {
       if (!groups.has(groupId)) throw new RpcFailure(USER_ERROR, `Group not found: ${groupId}`);
     }
+    // Results list the recipients; the fake knows no group members, so a group's list is empty.
     if (method === 'sendTyping') {
       return { timestamp: timestamp(), results: recipients.map((number) => ({ recipientAddress: { uuid: null, number, username: null }, type: 'SUCCESS' })) };
     }
