@@ -22,6 +22,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import { JSON_RPC, RpcFailure, createMethods } from './signal-daemon-methods.js';
+import type { SentRecord } from './signal-daemon-methods.js';
 
 export type FakeSignalMode = 'single' | 'multi';
 
@@ -37,14 +39,8 @@ export type RecordedSignalRequest =
   | { readonly kind: 'events'; readonly query: Record<string, string> }
   | { readonly kind: 'check' };
 
-export type SentMessage = {
-  readonly recipient: readonly string[];
-  readonly groupId: string | null;
-  readonly message: string;
-  readonly account: string | null;
-  /** What the daemon answered as `result.timestamp`. */
-  readonly timestamp: number;
-};
+/** An accepted `send`; `timestamp` is what the daemon answered as `result.timestamp`. */
+export type SentMessage = SentRecord;
 
 export type RpcErrorBody = { readonly code: number; readonly message: string; readonly data?: unknown };
 
@@ -100,16 +96,6 @@ export type FakeSignalOptions = {
   readonly keepAliveMs?: number;
 };
 
-const JSON_RPC = Object.freeze({ PARSE: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602 });
-const USER_ERROR = -1;
-const E164 = /^\+[1-9]\d{5,14}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-class RpcFailure extends Error {
-  constructor(readonly code: number, message: string, readonly data: unknown = null) {
-    super(message);
-  }
-}
 
 export async function startFakeSignal(options: FakeSignalOptions): Promise<FakeSignal> {
   const mode = options.mode ?? 'multi';
@@ -126,6 +112,17 @@ export async function startFakeSignal(options: FakeSignalOptions): Promise<FakeS
   let connections = 0;
   let lastTimestamp = 0;
   let port = 0;
+  const perform = createMethods({
+    mode,
+    account,
+    unregistered,
+    groups,
+    timestamp: () => timestamp(),
+    recordSent(record) {
+      sent.push(record);
+      changes.emit('change');
+    },
+  });
 
   /** Unique and increasing, as Signal timestamps in one account are in practice. */
   function timestamp(): number {
@@ -274,61 +271,6 @@ export async function startFakeSignal(options: FakeSignalOptions): Promise<FakeS
     return { kind: 'body', body: hasId ? body : null };
   }
 
-  function perform(method: string, params: Record<string, unknown>): unknown {
-    if (method === 'listAccounts') {
-      if (mode === 'single') throw new RpcFailure(JSON_RPC.METHOD_NOT_FOUND, 'Method not implemented');
-      return [{ number: account }];
-    }
-    if (method === 'version') return { version: 'fake' };
-    if (method !== 'send' && method !== 'sendTyping') throw new RpcFailure(JSON_RPC.METHOD_NOT_FOUND, 'Method not implemented');
-    const usedAccount = pickAccount(params);
-    const recipients = listParam(params, 'recipient');
-    const groupIds = listParam(params, 'groupId');
-    if (recipients.length === 0 && groupIds.length === 0) throw new RpcFailure(USER_ERROR, 'No recipients given');
-    for (const recipient of recipients) {
-      if (!E164.test(recipient) && !UUID.test(recipient)) {
-        throw new RpcFailure(USER_ERROR, `Invalid phone number '${recipient}': not a valid number`);
-      }
-    }
-    for (const groupId of groupIds) {
-      if (!isBase64GroupId(groupId)) throw new RpcFailure(USER_ERROR, `Invalid group id: Failed to decode groupId (must be base64) "${groupId}"`);
-    }
-    for (const recipient of recipients) {
-      if (unregistered.has(recipient)) throw new RpcFailure(USER_ERROR, `The user ${recipient} is not registered.`);
-    }
-    for (const groupId of groupIds) {
-      if (!groups.has(groupId)) throw new RpcFailure(USER_ERROR, `Group not found: ${groupId}`);
-    }
-    if (method === 'sendTyping') {
-      return { timestamp: timestamp(), results: recipients.map((number) => ({ recipientAddress: { uuid: null, number, username: null }, type: 'SUCCESS' })) };
-    }
-    const message = params.message;
-    if (typeof message !== 'string' && message !== undefined && message !== null) {
-      throw new RpcFailure(-32603, `class ${typeof message} cannot be cast to class java.lang.String (ClassCastException)`);
-    }
-    if (!message) {
-      throw new RpcFailure(USER_ERROR, 'Sending empty message is not allowed, either a message, attachment or sticker must be given.');
-    }
-    const ts = timestamp();
-    sent.push({ recipient: recipients, groupId: groupIds[0] ?? null, message, account: usedAccount, timestamp: ts });
-    changes.emit('change');
-    return {
-      timestamp: ts,
-      results: recipients.map((number) => ({ recipientAddress: { uuid: null, number, username: null }, type: 'SUCCESS' })),
-    };
-  }
-
-  function pickAccount(params: Record<string, unknown>): string | null {
-    const given = params.account;
-    if (mode === 'single') return typeof given === 'string' ? given : null;
-    if (given !== undefined && given !== null) {
-      if (given !== account) throw new RpcFailure(JSON_RPC.INVALID_PARAMS, 'Specified account does not exist');
-      return account;
-    }
-    // With one account the daemon uses it when none is named.
-    return null;
-  }
-
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const route = url.pathname;
@@ -459,24 +401,6 @@ function errorResponse(code: number, message: string, id: unknown): unknown {
 
 function isIdValue(value: unknown): boolean {
   return typeof value === 'string' || typeof value === 'number';
-}
-
-/** JsonRpcNamespace.getList: the name or its plural, a single value or an array. */
-function listParam(params: Record<string, unknown>, name: string): string[] {
-  const value = params[name] ?? params[`${name}s`];
-  if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((entry) => {
-    if (typeof entry !== 'string') throw new RpcFailure(-32603, `class ${typeof entry} cannot be cast to class java.lang.String (ClassCastException)`);
-    return entry;
-  });
-}
-
-/** Group ids are base64 of 16 (v1) or 32 (v2) bytes. */
-function isBase64GroupId(id: string): boolean {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(id)) return false;
-  const bytes = Buffer.from(id, 'base64').length;
-  return bytes === 16 || bytes === 32;
 }
 
 function fakeUuid(number: string): string {

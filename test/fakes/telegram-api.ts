@@ -232,7 +232,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   };
 
   const server = createServer((req, res) => {
-    void handle(req, res);
+    // A client that hangs up mid-body (an aborted poll) ends here; there is no one to answer.
+    handle(req, res).catch(() => res.destroy());
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

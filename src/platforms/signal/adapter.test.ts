@@ -226,6 +226,17 @@ describe('signal adapter: receiving', () => {
     expect(adapter.state().connected).toBe(true);
   });
 
+  it('asks whether the daemon holds the account when the stream is refused with 400', async () => {
+    const { adapter, fake } = await setup({}, '+15553333333');
+    await adapter.start(async () => undefined);
+    await until(() => adapter.state().detail.includes('HTTP 400'), 'the refusal in the state');
+    expect(adapter.state()).toEqual({
+      connected: false,
+      detail: 'the signal-cli daemon answered HTTP 400 for the event stream (does it hold +15553333333?)',
+    });
+    expect(fake.requests[0]).toEqual({ kind: 'events', query: { account: '+15553333333' } });
+  });
+
   it('says the daemon is unreachable, and keeps trying', async () => {
     const gone = await startFakeSignal({ account: BOT });
     const url = gone.url;

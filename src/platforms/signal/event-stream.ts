@@ -68,7 +68,9 @@ export async function* readEventStream(options: EventStreamOptions): AsyncGenera
     }
     if (response.status !== 200 || !response.body) {
       await response.body?.cancel().catch(() => undefined);
-      yield { kind: 'closed', reason: `the signal-cli daemon answered HTTP ${response.status} for the event stream` };
+      // A multi-account daemon answers 400 when it does not hold the `?account=` asked for.
+      const hint = response.status === 400 && options.account ? ` (does it hold ${options.account}?)` : '';
+      yield { kind: 'closed', reason: `the signal-cli daemon answered HTTP ${response.status} for the event stream${hint}` };
       return;
     }
     clearTimeout(timer);
