@@ -132,8 +132,11 @@ const webhookPlatform = z.prefault(
 // Chat platforms and SMS (docs/platforms.md): `platforms.<name>`, shaped like the webhook
 // platform. Secrets are in .env (TELEGRAM_BOT_TOKEN, TWILIO_*), never here; every base address is a
 // setting so that a fake can stand in for the service.
-/** Platform ids are the platform's own; YAML reads a bare 12345 as a number, so numbers are taken too. */
-const platformId = z.pipe(z.union([z.string(), z.number()]), z.transform((value: string | number) => String(value)));
+/**
+ * Platform ids are the platform's own strings; YAML reads a bare 12345 as a number, so numbers are
+ * taken too (and compared as their decimal string: platforms/platform-host.ts).
+ */
+const platformId = z.union([z.string(), z.number()]);
 
 function chatPlatform<T extends Record<string, z.ZodMiniType>>(fields: T) {
   return z.prefault(

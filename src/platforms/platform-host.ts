@@ -43,8 +43,10 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   const drain = createOutboxDrain({ store, adapters, log, nowMs, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
   const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake() });
   const settings = (platform: PlatformName): PlatformAccessSettings => {
-    const section = (deps.config.platforms as Record<string, { extra: PlatformAccessSettings } | undefined>)[platform];
-    return section?.extra ?? { allowed_users: [], allow_all_users: false, group_sessions_per_user: true };
+    type Section = { extra: { allowed_users: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };
+    const extra = (deps.config.platforms as Record<string, Section | undefined>)[platform]?.extra;
+    // YAML may give a bare number; ids are compared as the platform's strings.
+    return { allowed_users: (extra?.allowed_users ?? []).map(String), allow_all_users: extra?.allow_all_users ?? false, group_sessions_per_user: extra?.group_sessions_per_user ?? true };
   };
   const sink: InboundSink = createInboundSink({ store, log, settings, adapters, nowMs, onQueued: () => runner.wake(), onReplies: () => drain.wake() });
 
