@@ -31,14 +31,14 @@ function scripted(answers: BotApiResult[], controller: AbortController) {
   return { api, params };
 }
 
-async function run(answers: BotApiResult[], sink: (message: InboundMessage) => Promise<void> = async () => {}) {
+async function run(answers: BotApiResult[], sink: (message: InboundMessage) => Promise<void> = async () => {}, pollTimeout = 25) {
   const controller = new AbortController();
   const { api, params } = scripted(answers, controller);
   const pauses: number[] = [];
   const states: ConnectionState[] = [];
   await runPoller({
     api,
-    pollTimeout: 25,
+    pollTimeout,
     sink,
     log: silent,
     backoff: DEFAULT_BACKOFF,
@@ -97,6 +97,12 @@ describe('runPoller', () => {
     );
     expect(params.map((given) => given.offset)).toEqual([undefined, 6, 7, 7]);
     expect(pauses).toEqual([1000]);
+  });
+
+  it('pauses between empty short polls (poll_timeout 0), not between full ones', async () => {
+    const { params, pauses } = await run([{ ok: true, result: [] }, { ok: true, result: [message(1, 'a')] }, { ok: true, result: [] }], async () => {}, 0);
+    expect(params[0]).toEqual({ timeout: 0, allowed_updates: ['message'] });
+    expect(pauses).toEqual([1000, 1000]);
   });
 
   it('acknowledges skipped updates too, even a whole batch of them', async () => {

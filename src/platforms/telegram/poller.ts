@@ -96,6 +96,8 @@ export async function runPoller(options: PollerOptions): Promise<void> {
       await pause(backoffMs(options.backoff, failures));
     } else {
       failures = 0;
+      // poll_timeout 0 is short polling: without a pause an idle bot would ask nonstop.
+      if (options.pollTimeout === 0 && updates.length === 0) await pause(options.backoff.firstMs);
     }
   }
 }
