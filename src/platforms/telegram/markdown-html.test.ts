@@ -101,6 +101,18 @@ describe('markdownToTelegramHtml: links', () => {
     expect(html('see https://x.com/a_b_c_d and <https://y.org/*z*>')).toBe('see https://x.com/a_b_c_d and https://y.org/*z*');
   });
 
+  it('keeps parentheses inside the address', () => {
+    expect(html('[Foo](https://en.wikipedia.org/wiki/Foo_(bar)) after')).toBe('<a href="https://en.wikipedia.org/wiki/Foo_(bar)">Foo</a> after');
+  });
+
+  it('takes a title after the address', () => {
+    expect(html('[a](https://x.y "the title")')).toBe('<a href="https://x.y">a</a>');
+  });
+
+  it('leaves trailing punctuation and markers out of a bare URL', () => {
+    expect(html('*see https://x.y/p*, or https://z.org.')).toBe('<i>see https://x.y/p</i>, or https://z.org.');
+  });
+
   it('renders an image as a link to it', () => {
     expect(html('![a cat](https://c.at/1.png)')).toBe('<a href="https://c.at/1.png">a cat</a>');
   });
