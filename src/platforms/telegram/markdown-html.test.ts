@@ -162,3 +162,25 @@ describe('markdownToTelegramHtml: what Telegram accepts', () => {
     expect(isBalanced('x</b>')).toBe(false);
   });
 });
+
+describe('markdownToTelegramHtml: any input', () => {
+  // Deterministic pseudo-random Markdown from the pieces that trip converters up: whatever the
+  // mix, Telegram's HTML reader (the fake's, which is strict) must accept the result.
+  const PIECES = ['*', '**', '_', '__', '`', '```', '~~', '[', ']', '(', ')', 'https://a.b/c_d', '<', '>', '&', '"', 'word', ' ', '\n', '# ', '- ', '> ', '\\', '~~~', '***'];
+  let seed = 12345;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const samples = Array.from({ length: 400 }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 30) }, () => PIECES[Math.floor(random() * PIECES.length)] ?? '').join(''),
+  );
+
+  it('always renders HTML that Telegram accepts', () => {
+    const refused = samples
+      .map((markdown) => ({ markdown, reading: readTelegramHtml(html(markdown)) }))
+      .filter(({ reading }) => !reading.ok)
+      .map(({ markdown, reading }) => ({ markdown, html: html(markdown), reading }));
+    expect(refused).toEqual([]);
+  });
+});
