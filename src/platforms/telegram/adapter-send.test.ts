@@ -149,6 +149,11 @@ describe('check', () => {
     expect(fake.requests.map((request) => request.method)).toEqual(['getMe']);
   });
 
+  it('copes with a getMe answer without a result', async () => {
+    const bare: typeof fetch = async () => new Response('{"ok":true}', { status: 200 });
+    expect(await adapter({ fetch: bare }).check()).toEqual({ ok: true, detail: 'token accepted' });
+  });
+
   it('says the token was rejected', async () => {
     expect(await adapter({ env: { TELEGRAM_BOT_TOKEN: '4242:wrong' } }).check()).toEqual({ ok: false, reason: 'token rejected (401)' });
   });

@@ -58,11 +58,11 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
     }
     const abort = new AbortController();
     controller = abort;
-    const me = await api(current).call<BotUser>('getMe', {}, { signal: abort.signal, timeoutMs: QUICK_CALL_MS });
+    const me = await api(current).call<BotUser | null>('getMe', {}, { signal: abort.signal, timeoutMs: QUICK_CALL_MS });
     // stop() came during getMe: it has already said 'stopped'.
     if (abort.signal.aborted) return;
     if (me.ok) {
-      username = typeof me.result.username === 'string' ? me.result.username : null;
+      username = typeof me.result?.username === 'string' ? me.result.username : null;
       state = connected();
       log.info({ platform: 'telegram', bot: username }, 'Telegram: polling for updates');
     } else {
@@ -119,9 +119,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
   async function check(signal?: AbortSignal): Promise<PlatformCheck> {
     const current = token();
     if (current === '') return { ok: false, reason: MISSING_TOKEN };
-    const me = await api(current).call<BotUser>('getMe', {}, { timeoutMs: QUICK_CALL_MS, ...(signal ? { signal } : {}) });
+    const me = await api(current).call<BotUser | null>('getMe', {}, { timeoutMs: QUICK_CALL_MS, ...(signal ? { signal } : {}) });
     if (!me.ok) return { ok: false, reason: describeFailure(me) };
-    return { ok: true, detail: typeof me.result.username === 'string' ? `@${me.result.username}` : 'token accepted' };
+    return { ok: true, detail: typeof me.result?.username === 'string' ? `@${me.result.username}` : 'token accepted' };
   }
 
   return { name: 'telegram', start, stop, send, typing, check, state: () => state };

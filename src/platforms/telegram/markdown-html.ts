@@ -11,6 +11,10 @@
 
 const PLACEHOLDER = /\uE000(\d+)\uE000/g;
 const SAFE_LINK = /^(https?:|tg:|mailto:)/i;
+/** `(url)` or `(url "title")`; the address may hold one level of parentheses (Wikipedia's do). */
+const LINK_TARGET = String.raw`\(((?:[^()\s]|\([^()\s]*\))+)(?:\s+"[^"]*")?\)`;
+const IMAGE = new RegExp(String.raw`!\[([^\]]*)\]` + LINK_TARGET, 'g');
+const LINK = new RegExp(String.raw`\[([^\]]+)\]` + LINK_TARGET, 'g');
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -97,9 +101,9 @@ function inline(source: string, withEmphasis: boolean): string {
     .replace(/\\([\\`*_{}[\]()#+\-.!~>|<])/g, (_m, char: string) => hold(escapeHtml(char)))
     .replace(/``(.+?)``|`([^`]+)`/g, (_m, double?: string, single?: string) => hold(`<code>${escapeHtml(double ?? single ?? '')}</code>`))
     .replace(/<((?:https?|mailto):[^>\s]+)>/gi, (_m, url: string) => hold(escapeHtml(url)))
-    .replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, alt: string, url: string) => link(alt || url, url))
-    .replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_m, text: string, url: string) => link(text, url))
-    .replace(/\bhttps?:\/\/[^\s<>\uE000]+/gi, (url) => hold(escapeHtml(url)));
+    .replace(IMAGE, (_m, alt: string, url: string) => link(alt || url, url))
+    .replace(LINK, (_m, text: string, url: string) => link(text, url))
+    .replace(/\bhttps?:\/\/[^\s<>\uE000]*[^\s<>\uE000.,;:!?*_~)'"]/gi, (url) => hold(escapeHtml(url)));
 
   let html = emphasis(escapeHtml(text));
   // Link labels hold placeholders of their own, so restore until none is left.

@@ -49,12 +49,8 @@ export async function runPoller(options: PollerOptions): Promise<void> {
     );
     if (signal.aborted) break;
 
-    const failure: PollFailure | null = !answer.ok
-      ? answer
-      : Array.isArray(answer.result)
-        ? null
-        : { ok: false, kind: 'malformed', reason: 'getUpdates did not return a list' };
-    if (failure) {
+    if (!answer.ok || !Array.isArray(answer.result)) {
+      const failure: PollFailure = answer.ok ? { ok: false, kind: 'malformed', reason: 'getUpdates did not return a list' } : answer;
       failures += 1;
       options.setState(failureState(failure));
       const delay = pollDelayMs(failure, failures, options.backoff);
@@ -70,7 +66,7 @@ export async function runPoller(options: PollerOptions): Promise<void> {
     if (lastFailure !== '') log.info({ platform: 'telegram', failures }, 'Telegram polling again');
     lastFailure = '';
     options.setState(options.connected());
-    const updates = (answer as { result: unknown[] }).result;
+    const updates: readonly unknown[] = answer.result;
     let sinkFailed = false;
     for (const raw of updates) {
       const parsed = parseUpdate(raw);
@@ -100,6 +96,8 @@ export async function runPoller(options: PollerOptions): Promise<void> {
       await pause(backoffMs(options.backoff, failures));
     } else {
       failures = 0;
+      // poll_timeout 0 is short polling: without a pause an idle bot would ask nonstop.
+      if (options.pollTimeout === 0 && updates.length === 0) await pause(options.backoff.firstMs);
     }
   }
 }
