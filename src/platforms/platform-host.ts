@@ -1,6 +1,7 @@
 // The chat platforms inside the gateway: an adapter per enabled platform, the sink that stores what
 // they receive, the runner that answers, and the outbox drain that sends. Also what `iris gateway
 // status` reads: each platform's connection state, written to gateway.platforms.json on change.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { errorMessage } from '../domain/error-message.js';
@@ -95,7 +96,7 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   return {
     adapters: adapters as ReadonlyMap<PlatformName, PlatformAdapter>,
     /** For the gateway's listener: an adapter's own inbound path (SMS). */
-    httpRoutes: [...adapters.values()].flatMap((adapter) => (adapter.http ? [{ path: adapter.http.path, handle: adapter.http.handle, sink }] : [])),
+    httpRoutes: [...adapters.values()].flatMap(({ http }) => (http ? [{ path: http.path, handle: (request: IncomingMessage, response: ServerResponse) => http.handle(request, response, sink), sink }] : [])),
     recovered: { inbound: recoveredInbound, outbox: recoveredOutbox },
     /** The outbox has new work (a webhook delivery was enqueued). */
     wakeOutbox: () => drain.wake(),
