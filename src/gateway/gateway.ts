@@ -135,7 +135,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   if (!webhook.enabled && chatPlatforms.length === 0) {
     return { ok: false, code: 'config', problems: ['no platform is enabled: set platforms.webhook.enabled to true (iris config set platforms.webhook.enabled true), or enable a chat platform (docs/platforms.md)'] };
   }
-  const targets = platformTargets(config);
+  // Live: /sethome in a chat changes a platform's home channel while the gateway runs.
+  const targets = new Map(platformTargets(config));
   const extra = webhook.extra;
   // Unreadable webhook settings fall back to defaults elsewhere; here they would serve the wrong
   // routes or secrets, so they stop the start.
@@ -253,7 +254,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         log: llog,
         nowMs,
         concurrency: extra.concurrency,
-        ...(metrics ? { onConnection: (name: string, connected: boolean) => metrics.platformConnected(name, connected) } : {}),
+        ...(metrics ? { onConnection: metrics.platformConnected, onOutbox: metrics.outboxSend } : {}),
+        // /sethome: deliveries without a chat_id go to the new home channel from now on.
+        onHomeChannel: (name, chatId) => targets.set(name, { homeChannel: chatId }),
       });
     } catch (err) {
       clearInterval(summaries);

@@ -17,6 +17,7 @@ import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js
 import type { Store } from '../store/types.js';
 import { CHAT_HELP, parseChatCommand, type ChatCommand } from './chat-commands.js';
 import { replyParts } from './reply-parts.js';
+import { withoutUnfinishedTurn } from './unfinished-turn.js';
 import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
 
 export type ConversationRunnerDeps = {
@@ -30,6 +31,8 @@ export type ConversationRunnerDeps = {
   readonly concurrency: number;
   /** Reply parts were stored: the outbox has work. */
   readonly onReplies: () => void;
+  /** /sethome made this chat the platform's home channel (config.yaml is written already). */
+  readonly onHomeChannel?: (platform: PlatformName, chatId: string) => void;
 };
 
 /** A message whose run was cut off this many times (crashes) is answered with an apology instead. */
@@ -100,6 +103,7 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
         const written = await updateConfig(deps.paths, (doc) => setScalarIn(doc, ['platforms', record.platform, 'extra', 'home_channel'], record.chatId));
         if (!written.ok) return { kind: 'failed', text: `The home channel was not changed: ${written.error.message}`, error: written.error.message };
         log.info({ platform: record.platform, chat_id: record.chatId, user_id: record.userId }, 'home channel set by /sethome');
+        deps.onHomeChannel?.(record.platform, record.chatId);
         return { kind: 'answered', text: `This chat is now the home channel for ${record.platform}: deliveries without a chat come here.` };
       }
       case 'new':
@@ -123,7 +127,14 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     try {
       return await withRuntime(config, record.platform, async (runtime) => {
         const session = await sessionOf(runtime, record, false);
-        log.info({ id: record.id, platform: record.platform, chat_id: record.chatId, session: session.record.id }, 'platform run started');
+        if (record.attempts > 1) {
+          const kept = withoutUnfinishedTurn(session.messages, record.text);
+          if (kept) {
+            await store.replaceMessages(session.record.id, kept);
+            session.messages = kept;
+          }
+        }
+        log.info({ id: record.id, platform: record.platform, chat_id: record.chatId, session: session.record.id, attempt: record.attempts }, 'platform run started');
         const result = await runtime.agent.runTurn(session, record.text, {}, signal);
         if (result.stopReason === 'cancelled' || signal.aborted) return { kind: 'interrupted' };
         if (result.stopReason === 'error') {

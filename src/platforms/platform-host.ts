@@ -26,6 +26,8 @@ export type PlatformHostDeps = {
   readonly concurrency: number;
   readonly onConnection?: (platform: PlatformName, connected: boolean) => void;
   readonly onOutbox?: (platform: PlatformName, outcome: 'sent' | 'retry' | 'failed') => void;
+  /** A chat became its platform's home channel (/sethome). */
+  readonly onHomeChannel?: (platform: PlatformName, chatId: string) => void;
   /** Test hook: the outbox's pauses between tries. */
   readonly retryMs?: readonly number[];
 };
@@ -42,7 +44,7 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
     adapters.set(name, await createPlatformAdapter(name, { config: deps.config, env: deps.env, log }));
   }
   const drain = createOutboxDrain({ store, adapters, log, nowMs, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
-  const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake() });
+  const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake(), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) });
   const settings = (platform: PlatformName): PlatformAccessSettings => {
     type Section = { extra: { allowed_users: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };
     const extra = (deps.config.platforms as Record<string, Section | undefined>)[platform]?.extra;

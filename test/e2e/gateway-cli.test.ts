@@ -53,7 +53,12 @@ describe('start-up checks: no partial start', () => {
       'route "pr" delivers a forge_comment but platforms.webhook.extra.routes.pr.deliver_extra has no repo and pr_number',
       2,
     ],
-    ['a chat platform', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: slack\n'), 'route "pr" delivers to slack: platform not enabled', 2],
+    [
+      'an enabled chat platform this version cannot run',
+      `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  slack:\n    enabled: true\n`,
+      'platforms.slack.enabled: slack is not available in this version of Iris (telegram, signal and sms are); set it to false',
+      2,
+    ],
     ['an unknown deliver value', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],
     [
       'a route secret of spaces (which HMAC would accept as a key)',
@@ -88,6 +93,18 @@ describe('start-up checks: no partial start', () => {
     expect(result.output).toContain(message);
     expect(result.output).not.toContain('gateway listening');
     await expect(stat(join(home, 'gateway.pid'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('reports a route to a chat platform that is not enabled and disables it (403); the other routes serve', async () => {
+    await configure(routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: slack\n        ok:\n          secret: s-0123456789abcdef\n'));
+    const gateway = await startGatewayProcess(home, modelEnv());
+    try {
+      expect(gateway.output()).toContain('warning: route "pr" delivers to slack, which is not enabled (set platforms.slack.enabled: true and its settings; docs/platforms.md); the route is disabled (403) until that is fixed');
+      expect((await postEvent(gateway.url, 'pr', { number: 1 }, { secret: 's-0123456789abcdef' })).status).toBe(403);
+      expect((await postEvent(gateway.url, 'ok', { number: 1 }, { secret: 's-0123456789abcdef' })).status).toBe(202);
+    } finally {
+      await gateway.stop();
+    }
   });
 
   it('refuses to start without a main model', async () => {
@@ -214,7 +231,8 @@ describe('iris webhook subscribe | list | test | remove', () => {
     expect(noTarget.code).toBe(2);
     expect(noTarget.stderr).toContain('delivers a forge_comment but subscription pr.deliver_extra has no repo and pr_number');
     const chat = await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'telegram'], { home });
-    expect(chat.stderr).toContain('platform not enabled');
+    expect(chat.code).toBe(2);
+    expect(chat.stderr).toContain('route "pr" delivers to telegram, which is not enabled (set platforms.telegram.enabled: true and its settings; docs/platforms.md)');
     expect((await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'fax'], { home })).code).toBe(2);
     await expect(stat(join(home, 'webhook_subscriptions.json'))).rejects.toMatchObject({ code: 'ENOENT' });
     const short = await runIris(['webhook', 'subscribe', 'pr', '--secret', '  given-secret  '], { home });

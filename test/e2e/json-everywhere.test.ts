@@ -44,6 +44,8 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['sessions rename', ['$SESSION', 'Renamed']],
   ['webhook subscribe', ['pr', '--events', 'pull_request', '--secret', 'a-long-enough-test-secret']],
   ['webhook list', []],
+  // No gateway yet, and Twilio unreachable: the message stays queued (a JSON result, exit 0).
+  ['send', ['--to', 'sms:+15551230001', 'hello']],
   ['gateway install-service', ['--user']],
   ['gateway start', []],
   ['gateway status', []],
@@ -173,13 +175,17 @@ describe('--json wherever data is printed', () => {
   it('prints one valid JSON document for each data command', { timeout: 120_000 }, async () => {
     const port = await freePort();
     // Unit folders of its own: install-service writes there, and gateway status looks there.
-    const env = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1`, XDG_CONFIG_HOME: join(dir, 'xdg'), IRIS_SYSTEMD_DIR: join(dir, 'systemd') };
+    const env = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1`, TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: 'f00dfeedc0ffee0123456789abcdef01', XDG_CONFIG_HOME: join(dir, 'xdg'), IRIS_SYSTEMD_DIR: join(dir, 'systemd') };
     let session = '';
     for (const [path, args] of DATA) {
       if (path === 'webhook subscribe') {
         // The gateway needs a listener of its own on this machine.
         const config = await readFile(join(home, 'config.yaml'), 'utf8');
-        await writeFile(join(home, 'config.yaml'), `${config}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: ${port}\n`);
+        await writeFile(
+          join(home, 'config.yaml'),
+          `${config}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: ${port}\n` +
+            '  sms:\n    enabled: true\n    extra:\n      api_base: http://127.0.0.1:1\n      from: "+15550000000"\n      public_url: https://iris.example.com/platforms/sms\n',
+        );
       }
       const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg === '$BACKUP' ? join(dir, 'backup.db') : arg)), '--json'];
       const result = await runIris(argv, { home, env });

@@ -35,6 +35,7 @@ export async function createPrometheusMetrics(sources: MetricsSources): Promise<
   const cost = new prom.Counter({ name: 'iris_cost_usd_total', help: 'Cost in USD of model calls with a known price, by slot.', labelNames: ['slot'] as const, registers });
   const retries = new prom.Counter({ name: 'iris_delivery_retries_total', help: 'Delivery attempts after the first (PR comments tried again).', registers });
   const failures = new prom.Counter({ name: 'iris_delivery_failures_total', help: 'Deliveries that failed for good.', registers });
+  const outbox = new prom.Counter({ name: 'iris_outbox_sends_total', help: 'Sends from the chat platforms\' outbox, by platform and outcome (sent, retry: tried again later, failed: for good).', labelNames: ['platform', 'state'] as const, registers });
   const platforms = new prom.Gauge({ name: 'iris_platform_connected', help: '1 while a platform is connected (webhook: the listener is up), else 0.', labelNames: ['platform'] as const, registers });
   const depth = new prom.Gauge({
     name: 'iris_inbox_depth',
@@ -85,5 +86,6 @@ export async function createPrometheusMetrics(sources: MetricsSources): Promise<
       if (!ok) failures.inc();
     },
     platformConnected: (platform, connected) => platforms.labels(platform).set(connected ? 1 : 0),
+    outboxSend: (platform, outcome) => outbox.labels(platform, outcome).inc(),
   };
 }

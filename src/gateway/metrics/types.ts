@@ -18,6 +18,8 @@ export type MetricsRecorder = {
   /** A delivery ended after `attempts` tries; every try after the first is a retry. */
   readonly deliveryFinished: (attempts: number, ok: boolean) => void;
   readonly platformConnected: (platform: string, connected: boolean) => void;
+  /** One send from the chat platforms' outbox: sent, to be retried, or failed for good. */
+  readonly outboxSend: (platform: string, outcome: 'sent' | 'retry' | 'failed') => void;
 };
 
 export type GatewayMetrics = MetricsRecorder & {
