@@ -63,8 +63,8 @@ export type FakeTelegram = {
   readonly requests: FakeTelegramRequest[];
   /** Accepted sendMessage calls. */
   readonly sent: FakeSentMessage[];
-  /** Parallel to `sent`: whether that call's 200 was written to a client still connected. */
-  readonly sentAnswered: boolean[];
+  /** Parallel to `sent`: when that call's 200 was written to a client still connected (epoch ms), or null. */
+  readonly sentAnsweredAt: Array<number | null>;
   /** sendMessage calls taken or waiting in a delay right now. */
   sendsInFlight(): number;
   /** Updates not yet confirmed, oldest first. */
@@ -109,7 +109,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   events.setMaxListeners(0);
   const requests: FakeTelegramRequest[] = [];
   const sent: FakeSentMessage[] = [];
-  const sentAnswered: boolean[] = [];
+  const sentAnsweredAt: Array<number | null> = [];
   let sendPlan: ((params: Record<string, unknown>) => FakeSendDelay | undefined) | null = null;
   let sendsInFlight = 0;
   let queue: Record<string, unknown>[] = [];
@@ -211,7 +211,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     const threadId = toInt(params.message_thread_id);
     const messageId = nextMessageId(chat.id);
     sent.push({ chat_id: chat.id, text, parse_mode: parseMode, message_thread_id: threadId, message_id: messageId });
-    sentAnswered.push(false);
+    sentAnsweredAt.push(null);
     return ok({
       message_id: messageId,
       from: bot,
@@ -272,7 +272,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     if (method.toLowerCase() === 'sendmessage' && sendPlan) return slowSend(params, res, sendPlan(params) ?? {});
     const answer = run(params, res);
     if (answer) send(res, answer);
-    if (method.toLowerCase() === 'sendmessage' && answer?.status === 200) sentAnswered[sent.length - 1] = !res.destroyed;
+    if (method.toLowerCase() === 'sendmessage' && answer?.status === 200) sentAnsweredAt[sent.length - 1] = res.destroyed ? null : Date.now();
     changed();
   }
 
@@ -289,9 +289,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       const index = answer.status === 200 ? sent.length - 1 : -1;
       changed();
       if (delay.afterMs) await new Promise((resolve) => setTimeout(resolve, delay.afterMs));
-      const written = !gone;
+      const written = gone ? null : Date.now();
       send(res, answer);
-      if (index >= 0) sentAnswered[index] = written;
+      if (index >= 0) sentAnsweredAt[index] = written;
     } finally {
       sendsInFlight--;
       changed();
@@ -326,7 +326,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     token: options.token,
     requests,
     sent,
-    sentAnswered,
+    sentAnsweredAt,
     sendsInFlight: () => sendsInFlight,
     pending: () => [...queue],
     pushMessage: (message) => push({ message: buildMessage(message, nextMessageId(String(message.chatId))) }),
