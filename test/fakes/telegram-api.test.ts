@@ -247,3 +247,36 @@ describe('fault injection and waiting', () => {
     await expect(fake.waitForSent(2, 50)).rejects.toThrow(/timed out after 50 ms waiting for 2 sent message/);
   });
 });
+
+describe('slow sends (crash tests)', () => {
+  it('a send slow before it is taken is not sent when the client hangs up; one slow after is sent but its 200 never arrives', async () => {
+    fake.slowSends((params) => (params.text === 'before' ? { beforeMs: 300 } : params.text === 'after' ? { afterMs: 300 } : undefined));
+    const hangUp = (text: string) => {
+      const controller = new AbortController();
+      const request = fetch(`${fake.url}/bot${TOKEN}/sendMessage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: 5, text }),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      return { request, controller };
+    };
+    const before = hangUp('before');
+    await fake.waitFor(() => fake.sendsInFlight() === 1, 2000, 'the slow send');
+    before.controller.abort();
+    await before.request;
+    const after = hangUp('after');
+    await fake.waitFor(() => fake.sent.length === 1, 2000, 'the send taken');
+    after.controller.abort();
+    await after.request;
+    await fake.waitFor(() => fake.sendsInFlight() === 0, 2000, 'no send in flight');
+    expect(fake.sent.map((m) => m.text)).toEqual(['after']);
+    expect(fake.sentAnsweredAt).toEqual([null]);
+
+    expect((await call('sendMessage', { chat_id: 5, text: 'quick' })).status).toBe(200);
+    fake.slowSends(null);
+    expect((await call('sendMessage', { chat_id: 5, text: 'plain' })).status).toBe(200);
+    expect(fake.sent.map((m) => m.text)).toEqual(['after', 'quick', 'plain']);
+    expect(fake.sentAnsweredAt).toEqual([null, expect.any(Number), expect.any(Number)]);
+  });
+});

@@ -36,6 +36,13 @@ export type FakeSentMessage = {
 
 export type FakeFault = { readonly status: number; readonly description?: string; readonly retryAfter?: number };
 
+/**
+ * A slow sendMessage (crash tests): `beforeMs` passes before the message is taken (a client gone by
+ * then never sent it), `afterMs` after it is taken and before the 200 goes out (a client gone by
+ * then sent a message it never heard about: the at-least-once window).
+ */
+export type FakeSendDelay = { readonly beforeMs?: number; readonly afterMs?: number };
+
 export type FakePush = {
   readonly chatId: number | string;
   readonly userId: number | string;
@@ -56,6 +63,10 @@ export type FakeTelegram = {
   readonly requests: FakeTelegramRequest[];
   /** Accepted sendMessage calls. */
   readonly sent: FakeSentMessage[];
+  /** Parallel to `sent`: when that call's 200 was written to a client still connected (epoch ms), or null. */
+  readonly sentAnsweredAt: Array<number | null>;
+  /** sendMessage calls taken or waiting in a delay right now. */
+  sendsInFlight(): number;
   /** Updates not yet confirmed, oldest first. */
   pending(): readonly Record<string, unknown>[];
   /** Queues a message update (waking a waiting long poll); returns its update_id. */
@@ -66,6 +77,8 @@ export type FakeTelegram = {
   failNext(method: string, fault: FakeFault, times?: number): void;
   /** While on, sendMessage with any parse_mode answers 400 "can't parse entities". */
   refuseHtml(on: boolean): void;
+  /** Each later sendMessage asks `plan` how slow it is (undefined: not slow); null turns it off (the default). */
+  slowSends(plan: ((params: Record<string, unknown>) => FakeSendDelay | undefined) | null): void;
   /** The calls of one method recorded so far. */
   calls(method: string): FakeTelegramRequest[];
   /** Resolves once `predicate` holds (checked on every call and at once); rejects after timeoutMs. */
@@ -96,6 +109,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   events.setMaxListeners(0);
   const requests: FakeTelegramRequest[] = [];
   const sent: FakeSentMessage[] = [];
+  const sentAnsweredAt: Array<number | null> = [];
+  let sendPlan: ((params: Record<string, unknown>) => FakeSendDelay | undefined) | null = null;
+  let sendsInFlight = 0;
   let queue: Record<string, unknown>[] = [];
   const faults = new Map<string, FakeFault[]>();
   const messageIds = new Map<string, number>();
@@ -195,6 +211,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     const threadId = toInt(params.message_thread_id);
     const messageId = nextMessageId(chat.id);
     sent.push({ chat_id: chat.id, text, parse_mode: parseMode, message_thread_id: threadId, message_id: messageId });
+    sentAnsweredAt.push(null);
     return ok({
       message_id: messageId,
       from: bot,
@@ -252,9 +269,33 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     }
     const run = methods[method.toLowerCase()];
     if (!run) return send(res, fail(404, 'Not Found'));
+    if (method.toLowerCase() === 'sendmessage' && sendPlan) return slowSend(params, res, sendPlan(params) ?? {});
     const answer = run(params, res);
     if (answer) send(res, answer);
+    if (method.toLowerCase() === 'sendmessage' && answer?.status === 200) sentAnsweredAt[sent.length - 1] = res.destroyed ? null : Date.now();
     changed();
+  }
+
+  async function slowSend(params: Record<string, unknown>, res: ServerResponse, delay: FakeSendDelay): Promise<void> {
+    sendsInFlight++;
+    let gone = false;
+    res.once('close', () => (gone = true));
+    changed();
+    try {
+      if (delay.beforeMs) await new Promise((resolve) => setTimeout(resolve, delay.beforeMs));
+      // Gone before the request was taken: it never reached Telegram.
+      if (gone) return;
+      const answer = sendMessage(params);
+      const index = answer.status === 200 ? sent.length - 1 : -1;
+      changed();
+      if (delay.afterMs) await new Promise((resolve) => setTimeout(resolve, delay.afterMs));
+      const written = gone ? null : Date.now();
+      send(res, answer);
+      if (index >= 0) sentAnsweredAt[index] = written;
+    } finally {
+      sendsInFlight--;
+      changed();
+    }
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -285,6 +326,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     token: options.token,
     requests,
     sent,
+    sentAnsweredAt,
+    sendsInFlight: () => sendsInFlight,
     pending: () => [...queue],
     pushMessage: (message) => push({ message: buildMessage(message, nextMessageId(String(message.chatId))) }),
     pushRawUpdate: push,
@@ -295,6 +338,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     },
     refuseHtml(on) {
       htmlRefused = on;
+    },
+    slowSends(plan) {
+      sendPlan = plan;
     },
     calls,
     waitFor,
