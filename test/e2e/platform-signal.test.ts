@@ -65,6 +65,11 @@ const rpcs = (method: string): Rpc[] => signal.requests.filter((r): r is Rpc => 
 const modelCalls = () => upstream.requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/responses'));
 /** The agent turns alone: a new session's first run also asks the model for a title. */
 const turnCalls = () => modelCalls().filter((r) => !r.rawBody.includes('You name conversations'));
+/** The outbox once no row is waiting or mid-send (the fake records a send before the gateway marks it). */
+const settledOutbox = () => waitFor(() => {
+  const rows = outboxRows(home);
+  return rows.every((r) => r.state === 'sent' || r.state === 'failed') ? rows : undefined;
+}, 5_000, 'the outbox rows settled');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A receive event as signal-cli writes it (the same shape as the fake's pushMessage), for repeats. */
@@ -125,7 +130,7 @@ describe('signal: in and out', () => {
       [ALICE, ALICE, 'Is the **build** green? See [the log](https://ci.example.com/1)', 'answered', `signal:${ALICE}`],
       [ALICE, ALICE, 'And the tests?', 'answered', `signal:${ALICE}`],
     ]);
-    expect(outboxRows(home).map((r) => [r.chat_id, r.state, r.attempts])).toEqual([
+    expect((await settledOutbox()).map((r) => [r.chat_id, r.state, r.attempts])).toEqual([
       [ALICE, 'sent', 1],
       [ALICE, 'sent', 1],
     ]);
@@ -246,7 +251,7 @@ describe('signal: in and out', () => {
       expect(m.message.length).toBeLessThanOrEqual(8_000);
       expect(m.recipient).toEqual([ALICE]);
     }
-    expect(outboxRows(home).map((r) => [r.part, r.state])).toEqual([
+    expect((await settledOutbox()).map((r) => [r.part, r.state])).toEqual([
       [0, 'sent'],
       [1, 'sent'],
       [2, 'sent'],
@@ -293,8 +298,7 @@ describe('signal: send failures', () => {
     expect(gaps[2]).toBeGreaterThanOrEqual(800);
     expect(gaps[2]).toBeLessThan(3_000);
     expect(rpcs('send').map((r) => r.params)).toEqual(Array.from({ length: 4 }, () => ({ recipient: [ALICE], message: 'ok', account: BOT })));
-    await waitFor(() => (outboxRows(home)[0]?.state === 'sent' ? true : undefined), 5_000, 'the outbox row marked sent');
-    expect(outboxRows(home)).toMatchObject([{ state: 'sent', attempts: 4 }]);
+    expect(await settledOutbox()).toMatchObject([{ state: 'sent', attempts: 4 }]);
 
     // A permanent error: signal-cli's -1 for a number that is not on Signal. One try, failed.
     const refused = await runIris(['send', '--to', `signal:${GHOST}`, 'a **note**', '--json'], { home, env: ENV() });
@@ -417,6 +421,26 @@ describe('signal: the event stream', () => {
   });
 });
 
+describe('signal: config', () => {
+  it('numbers written bare in config.yaml (YAML reads +15551230001 as an integer) are still E.164 numbers', { timeout: 30_000 }, async () => {
+    upstream.script('main-m', { kind: 'echo', prefix: 'Re: ' });
+    const yaml = `  signal:\n    enabled: true\n    extra:\n      http_url: ${signal.url}\n      account: "${BOT}"\n      allowed_users: [${ALICE}]\n      home_channel: ${BOB}\n`;
+    await writePlatformConfig(home, yaml, '        home:\n          secret: home-secret-0123456789ab\n          deliver: signal\n          prompt: "Home {alert}"\n');
+    const gateway = await start();
+    signal.pushMessage({ from: ALICE, text: 'am I in?' });
+    const [answer] = await signal.waitForSent(1, 15_000);
+    // Not a pairing code: the bare number in allowed_users is ALICE.
+    expect(answer).toMatchObject({ recipient: [ALICE], message: 'Re: am I in?' });
+    expect((await postEvent(gateway.url, 'home', { alert: 'cpu hot' }, { secret: 'home-secret-0123456789ab' })).status).toBe(202);
+    await signal.waitForSent(2, 15_000);
+    expect(rpcs('send')[1]!.params).toEqual({ recipient: [BOB], message: 'Re: Home cpu hot', account: BOT });
+    expect((await settledOutbox()).map((r) => [r.chat_id, r.state])).toEqual([
+      [ALICE, 'sent'],
+      [BOB, 'sent'],
+    ]);
+  });
+});
+
 describe('signal: webhook deliveries', () => {
   it('deliver: signal goes to deliver_extra.chat_id (a number or a group.<id>), and to home_channel without one', { timeout: 30_000 }, async () => {
     upstream.script('main-m', { kind: 'echo', prefix: 'Summary: ' });
@@ -440,8 +464,7 @@ describe('signal: webhook deliveries', () => {
         { recipient: [ALICE], message: 'Summary: Home cpu hot', account: BOT },
       ]),
     );
-    await waitFor(() => (outboxRows(home).every((r) => r.state === 'sent') ? true : undefined), 5_000, 'the outbox rows marked sent');
-    const rows = outboxRows(home).map((r) => [r.chat_id, r.origin, r.state] as const);
+    const rows = (await settledOutbox()).map((r) => [r.chat_id, r.origin, r.state] as const);
     rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
     expect(rows).toEqual([
       [ALICE, expect.stringMatching(/^webhook:\d+$/), 'sent'],
