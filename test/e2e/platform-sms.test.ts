@@ -153,6 +153,8 @@ describe('sms: in and out', () => {
     expect(sent!.body).toBe('ok');
     const sends = twilio.requests.filter((r) => r.path.endsWith('/Messages.json'));
     expect(sends).toHaveLength(3);
+    // The fake records the message before the gateway has marked it sent.
+    await waitFor(() => (outboxRows(home)[0]?.state === 'sent' ? true : undefined), 5_000, 'the outbox row marked sent');
     expect(outboxRows(home)).toMatchObject([{ state: 'sent', attempts: 3 }]);
 
     twilio.failNext({ status: 400, code: 21211, message: "The 'To' number +15550 is not a valid phone number." });
