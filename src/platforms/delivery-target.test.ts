@@ -18,6 +18,14 @@ describe('platform delivery targets', () => {
     ]);
   });
 
+  it('a bare number as the Signal or SMS home channel is an E.164 number (YAML dropped its +)', () => {
+    const e164 = platformTargets(config({ signal: { enabled: true, extra: { home_channel: 15551230001 } }, sms: { enabled: true, extra: { home_channel: '+15551230002' } } }));
+    expect([...e164]).toEqual([
+      ['signal', { homeChannel: '+15551230001' }],
+      ['sms', { homeChannel: '+15551230002' }],
+    ]);
+  });
+
   it('route problems: not enabled, or no chat and no home channel', () => {
     const route = { name: 'pr', deliver: 'telegram', deliver_extra: {} };
     expect(platformRouteProblem(route, targets)).toBeUndefined();

@@ -4,11 +4,12 @@
 // enabled, or has no chat_id where the platform has no home channel, cannot be delivered. Pure.
 import type { Config } from '../config/schema.js';
 import { CHAT_PLATFORMS, isPlatformName, type PlatformName } from '../domain/platforms.js';
+import { configId } from './config-id.js';
 
 /** The enabled platforms and their home channels ('' for none). */
 export type PlatformTargets = ReadonlyMap<PlatformName, { readonly homeChannel: string }>;
 
-type PlatformSection = { readonly enabled?: boolean; readonly extra?: { readonly home_channel?: string } };
+type PlatformSection = { readonly enabled?: boolean; readonly extra?: { readonly home_channel?: string | number } };
 
 /** The chat platforms switched on in config.yaml (whether or not this build can run them). */
 export function enabledPlatformNames(config: Readonly<Config>): PlatformName[] {
@@ -18,7 +19,7 @@ export function enabledPlatformNames(config: Readonly<Config>): PlatformName[] {
 
 export function platformTargets(config: Readonly<Config>): PlatformTargets {
   const sections = config.platforms as Readonly<Record<string, PlatformSection | undefined>>;
-  return new Map(enabledPlatformNames(config).map((name) => [name, { homeChannel: String(sections[name]?.extra?.home_channel ?? '').trim() }]));
+  return new Map(enabledPlatformNames(config).map((name) => [name, { homeChannel: configId(name, sections[name]?.extra?.home_channel ?? '').trim() }]));
 }
 
 /**

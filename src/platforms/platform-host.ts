@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js';
 import { errorMessage } from '../domain/error-message.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
+import { configId } from './config-id.js';
 import { createConversationRunner } from './conversation-runner.js';
 import { createInboundSink, type PlatformAccessSettings } from './inbound-sink.js';
 import { createOutboxDrain } from './outbox-drain.js';
@@ -48,8 +49,8 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   const settings = (platform: PlatformName): PlatformAccessSettings => {
     type Section = { extra: { allowed_users: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };
     const extra = (deps.config.platforms as Record<string, Section | undefined>)[platform]?.extra;
-    // YAML may give a bare number; ids are compared as the platform's strings.
-    return { allowed_users: (extra?.allowed_users ?? []).map(String), allow_all_users: extra?.allow_all_users ?? false, group_sessions_per_user: extra?.group_sessions_per_user ?? true };
+    // YAML may give a bare number; ids are compared as the platform's strings (config-id.ts).
+    return { allowed_users: (extra?.allowed_users ?? []).map((id) => configId(platform, id)), allow_all_users: extra?.allow_all_users ?? false, group_sessions_per_user: extra?.group_sessions_per_user ?? true };
   };
   const sink: InboundSink = createInboundSink({ store, log, settings, adapters, nowMs, onQueued: () => runner.wake(), onReplies: () => drain.wake() });
 

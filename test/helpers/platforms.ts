@@ -32,3 +32,5 @@ function query<T>(home: string, sql: string): T[] {
 
 export const inboundRows = (home: string) => query<InboundRow>(home, 'SELECT * FROM platform_inbound ORDER BY id');
 export const outboxRows = (home: string) => query<OutboxRow>(home, 'SELECT * FROM platform_outbox ORDER BY id');
+/** Which session each conversation (session key) is in. */
+export const platformSessions = (home: string) => query<{ session_key: string; session_id: string }>(home, 'SELECT session_key, session_id FROM platform_sessions ORDER BY session_key');
