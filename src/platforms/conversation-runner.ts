@@ -17,7 +17,7 @@ import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js
 import type { Store } from '../store/types.js';
 import { CHAT_HELP, parseChatCommand, type ChatCommand } from './chat-commands.js';
 import { replyParts } from './reply-parts.js';
-import { withoutUnfinishedTurn } from './unfinished-turn.js';
+import { finishedAnswer, withoutUnfinishedTurn } from './unfinished-turn.js';
 import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
 
 export type ConversationRunnerDeps = {
@@ -128,6 +128,12 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
       return await withRuntime(config, record.platform, async (runtime) => {
         const session = await sessionOf(runtime, record, false);
         if (record.attempts > 1) {
+          // The run before was cut off: its answer may be in the session already, or half of it.
+          const answered = finishedAnswer(session.messages, record.text);
+          if (answered !== undefined) {
+            log.info({ id: record.id, platform: record.platform, session: session.record.id }, 'platform message was answered before the restart; the stored answer is sent');
+            return { kind: 'answered', text: answered.trim() === '' ? '(the agent gave no answer)' : answered };
+          }
           const kept = withoutUnfinishedTurn(session.messages, record.text);
           if (kept) {
             await store.replaceMessages(session.record.id, kept);

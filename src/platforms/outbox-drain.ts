@@ -18,7 +18,12 @@ export type OutboxDrainDeps = {
   /** How often the outbox is looked at without being woken. */
   readonly everyMs?: number;
   readonly onOutcome?: (platform: PlatformName, outcome: 'sent' | 'retry' | 'failed') => void;
+  /** Whether a process is alive: a message another live process is sending is left to it. */
+  readonly isAlive?: (pid: number) => boolean;
 };
+
+/** How often messages left `sending` by a process that died meanwhile (a killed `iris send`) are put back. */
+const RECOVER_EVERY_MS = 30_000;
 
 const BATCH = 16;
 /** A send that hangs is cut off (and retried) after this long. */
@@ -71,6 +76,7 @@ export function createOutboxDrain(deps: OutboxDrainDeps) {
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let ticker: NodeJS.Timeout | undefined;
+  let recoverTicker: NodeJS.Timeout | undefined;
 
   async function drainOnce(): Promise<void> {
     for (const [platform, adapter] of deps.adapters) await drainPlatformOnce(deps, platform, adapter, stopping.signal);
@@ -106,11 +112,23 @@ export function createOutboxDrain(deps: OutboxDrainDeps) {
   }
 
   return {
-    /** Puts back what a dead process left mid-send (it may have gone out: sent again, at-least-once), then drains. */
+    /**
+     * Puts back what a dead process left mid-send (it may have gone out: sent again, at-least-once;
+     * a live one's, such as an `iris send` still sending, is left to it), then drains.
+     */
     async start(): Promise<number> {
-      const recovered = await store.platforms.recoverOutbox();
+      const recover = () => store.platforms.recoverOutbox(deps.isAlive);
+      const recovered = await recover();
       ticker = setInterval(() => drain(), deps.everyMs ?? 1_000);
       ticker.unref();
+      recoverTicker = setInterval(() => {
+        recover()
+          .then((n) => {
+            if (n > 0) drain();
+          })
+          .catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not look for abandoned outbox sends'));
+      }, RECOVER_EVERY_MS);
+      recoverTicker.unref();
       drain();
       return recovered;
     },
@@ -119,6 +137,7 @@ export function createOutboxDrain(deps: OutboxDrainDeps) {
       stopping.abort();
       clearTimeout(timer);
       clearInterval(ticker);
+      clearInterval(recoverTicker);
       await running;
     },
   };

@@ -11,6 +11,7 @@ import { configId } from './config-id.js';
 import { createConversationRunner } from './conversation-runner.js';
 import { createInboundSink, type PlatformAccessSettings } from './inbound-sink.js';
 import { createOutboxDrain } from './outbox-drain.js';
+import { processIsAlive } from '../gateway/pid-file.js';
 import { createPlatformAdapter, enabledPlatforms } from './registry.js';
 import { removePlatformStates, writePlatformStates } from './state-file.js';
 import type { InboundSink, PlatformAdapter, PlatformLog, PlatformName } from './types.js';
@@ -44,7 +45,7 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   for (const name of enabledPlatforms(deps.config)) {
     adapters.set(name, await createPlatformAdapter(name, { config: deps.config, env: deps.env, log }));
   }
-  const drain = createOutboxDrain({ store, adapters, log, nowMs, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
+  const drain = createOutboxDrain({ store, adapters, log, nowMs, isAlive: processIsAlive, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
   const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake(), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) });
   const settings = (platform: PlatformName): PlatformAccessSettings => {
     type Section = { extra: { allowed_users: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../domain/messages.js';
-import { withoutUnfinishedTurn } from './unfinished-turn.js';
+import { finishedAnswer, withoutUnfinishedTurn } from './unfinished-turn.js';
 
 const earlier: Message[] = [
   { role: 'user', content: 'hi' },
@@ -23,5 +23,17 @@ describe('withoutUnfinishedTurn', () => {
     expect(withoutUnfinishedTurn([...earlier, { role: 'user', content: 'again' }, { role: 'assistant', content: 'done' }], 'again')).toBeUndefined();
     expect(withoutUnfinishedTurn([...earlier, { role: 'user', content: 'other' }], 'run ls')).toBeUndefined();
     expect(withoutUnfinishedTurn([], 'x')).toBeUndefined();
+  });
+});
+
+describe('finishedAnswer', () => {
+  it('is the final answer when the last turn is this message and finished', () => {
+    const done: Message[] = [...earlier, { role: 'user', content: 'again' }, { role: 'assistant', content: '', toolCalls: [{ id: 't', name: 'x', arguments: {} }] }, { role: 'tool', toolCallId: 't', name: 'x', content: 'r' }, { role: 'assistant', content: 'done' }];
+    expect(finishedAnswer(done, 'again')).toBe('done');
+  });
+  it('is nothing for an unfinished turn or another message', () => {
+    expect(finishedAnswer([...earlier, { role: 'user', content: 'again' }], 'again')).toBeUndefined();
+    expect(finishedAnswer([...earlier, { role: 'user', content: 'again' }, { role: 'assistant', content: '', toolCalls: [{ id: 't', name: 'x', arguments: {} }] }], 'again')).toBeUndefined();
+    expect(finishedAnswer(earlier, 'again')).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
-// A message whose run was cut off (a crash, kill -9) runs again from the start. Its first run may
-// have stored the user message and part of the answer (tool calls, their results) already: that
-// unfinished turn is dropped first, so the history holds the message once and the model does not
-// see a half-answer. Pure: the messages to keep, or undefined when there is nothing to drop.
+// A message whose run was cut off (a crash, kill -9) runs again. Its first run may have stored the
+// user message and part of the answer (tool calls, their results) already: that unfinished turn is
+// dropped first, so the history holds the message once and the model does not see a half-answer.
+// Or the first run finished (its answer is in the session) and only the record of it was lost:
+// then that answer is the reply, and the model is not asked again. Pure.
 import type { Message } from '../domain/messages.js';
 
 function textOf(message: Message): string | undefined {
@@ -10,18 +11,31 @@ function textOf(message: Message): string | undefined {
   return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-export function withoutUnfinishedTurn(messages: readonly Message[], userText: string): Message[] | undefined {
-  let lastUser = -1;
+type LastTurn = { readonly start: number; readonly answer: string | undefined };
+
+/** The last turn if it is this message's: where it starts, and its final answer if it has one. */
+function lastTurnOf(messages: readonly Message[], userText: string): LastTurn | undefined {
+  let start = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]!.role === 'user') {
-      lastUser = i;
+      start = i;
       break;
     }
   }
-  if (lastUser === -1 || textOf(messages[lastUser]!) !== userText) return undefined;
-  // A finished turn ends with an assistant answer without tool calls; that one stays.
-  const tail = messages.slice(lastUser + 1);
-  const last = tail[tail.length - 1];
-  if (last && last.role === 'assistant' && !last.toolCalls?.length) return undefined;
-  return messages.slice(0, lastUser);
+  if (start === -1 || textOf(messages[start]!) !== userText) return undefined;
+  // A finished turn ends with an assistant answer without tool calls.
+  const last = messages[messages.length - 1]!;
+  const finished = start < messages.length - 1 && last.role === 'assistant' && !last.toolCalls?.length;
+  return { start, answer: finished && last.role === 'assistant' ? last.content : undefined };
+}
+
+/** The messages to keep when the last turn is this message's and unfinished; else undefined. */
+export function withoutUnfinishedTurn(messages: readonly Message[], userText: string): Message[] | undefined {
+  const turn = lastTurnOf(messages, userText);
+  return turn && turn.answer === undefined ? messages.slice(0, turn.start) : undefined;
+}
+
+/** The answer of the last turn when it is this message's and finished; else undefined. */
+export function finishedAnswer(messages: readonly Message[], userText: string): string | undefined {
+  return lastTurnOf(messages, userText)?.answer;
 }

@@ -180,6 +180,8 @@ export const MIGRATIONS: readonly Migration[] = [
         next_attempt_at INTEGER NOT NULL,
         last_error TEXT,
         sent_message_id TEXT,
+        -- The process that is sending it (while 'sending'): only a dead claimer's rows are put back.
+        claimed_by INTEGER,
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
       ) STRICT;

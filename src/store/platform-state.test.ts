@@ -317,6 +317,19 @@ describe.each([
       expect((await p.claimDueOutbox('telegram', 4_000, 10)).map((m) => m.id)).toEqual([1, 2, 3]);
     });
 
+    it('puts back only the rows of a claimer that is not alive: a live process keeps its sends', async () => {
+      const p = store.platforms;
+      await p.enqueue([outbox({ chatId: 'a' }), outbox({ chatId: 'b' }), outbox({ chatId: 'c' })]);
+      await p.claimDueOutbox('telegram', 1_000, 1, 111);
+      await p.claimDueOutbox('telegram', 1_000, 1, 222);
+      await p.claimDueOutbox('telegram', 1_000, 1, 333);
+      const alive = (pid: number) => pid === 222;
+      expect(await p.recoverOutbox(alive)).toBe(2);
+      expect((await Promise.all([1, 2, 3].map((id) => p.getOutbox(id)))).map((m) => m?.state)).toEqual(['queued', 'sending', 'queued']);
+      expect(await p.recoverOutbox(alive)).toBe(0);
+      expect(await p.recoverOutbox(() => false)).toBe(1);
+    });
+
     it('the next attempt is the soonest of the queued messages; sending and finished ones do not count', async () => {
       const p = store.platforms;
       expect(await p.nextOutboxAttempt()).toBeUndefined();

@@ -49,6 +49,7 @@ type OutboxRow = {
   next_attempt_at: number;
   last_error: string | null;
   sent_message_id: string | null;
+  claimed_by: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -148,12 +149,13 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
            WHERE earlier.platform = o.platform AND earlier.chat_id = o.chat_id AND earlier.state IN ('queued', 'sending') AND earlier.id < o.id)
        ORDER BY id LIMIT ?`,
     ),
-    startSending: db.prepare<[number, number]>("UPDATE platform_outbox SET state = 'sending', updated_at = ? WHERE id = ?"),
+    startSending: db.prepare<[number, number, number]>("UPDATE platform_outbox SET state = 'sending', claimed_by = ?, updated_at = ? WHERE id = ?"),
     markSent: db.prepare<[string | null, number, number]>("UPDATE platform_outbox SET state = 'sent', attempts = attempts + 1, sent_message_id = ?, last_error = NULL, updated_at = ? WHERE id = ?"),
     scheduleRetry: db.prepare<[number, string, number, number]>("UPDATE platform_outbox SET state = 'queued', attempts = attempts + 1, next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ?"),
     markFailed: db.prepare<[string, number, number]>("UPDATE platform_outbox SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?"),
     getOutbox: db.prepare<[number], OutboxRow>('SELECT * FROM platform_outbox WHERE id = ?'),
-    recoverOutbox: db.prepare<[number]>("UPDATE platform_outbox SET state = 'queued', updated_at = ? WHERE state = 'sending'"),
+    sendingClaims: db.prepare<[], { id: number; claimed_by: number | null }>("SELECT id, claimed_by FROM platform_outbox WHERE state = 'sending'"),
+    recoverOne: db.prepare<[number, number]>("UPDATE platform_outbox SET state = 'queued', claimed_by = NULL, updated_at = ? WHERE id = ? AND state = 'sending'"),
     nextAttempt: db.prepare<[], { at: number | null }>("SELECT min(next_attempt_at) AS at FROM platform_outbox WHERE state = 'queued'"),
     outboxDepth: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM platform_outbox WHERE state IN ('queued', 'sending')"),
 
@@ -229,11 +231,21 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     insertOutbox(replies);
   });
 
-  const claimOutbox = db.transaction((platform: PlatformName, at: number, limit: number): OutboxRow[] => {
+  const claimOutbox = db.transaction((platform: PlatformName, at: number, limit: number, claimer: number): OutboxRow[] => {
     const rows = s.dueOutbox.all(platform, at, limit);
     const stamp = now();
-    for (const row of rows) s.startSending.run(stamp, row.id);
-    return rows.map((row) => ({ ...row, state: 'sending', updated_at: stamp }));
+    for (const row of rows) s.startSending.run(claimer, stamp, row.id);
+    return rows.map((row) => ({ ...row, state: 'sending', claimed_by: claimer, updated_at: stamp }));
+  });
+
+  const recoverOutbox = db.transaction((isAlive: (pid: number) => boolean): number => {
+    const stamp = now();
+    let recovered = 0;
+    for (const row of s.sendingClaims.all()) {
+      if (row.claimed_by !== null && isAlive(row.claimed_by)) continue;
+      recovered += s.recoverOne.run(stamp, row.id).changes;
+    }
+    return recovered;
   });
 
   const requestPairing = db.transaction((request: PairingRequest, at: number) => {
@@ -282,7 +294,7 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     inboundDepth: () => guarded(() => s.inboundDepth.get()!.n),
 
     enqueue: (messages) => guarded(() => enqueue.immediate(messages)),
-    claimDueOutbox: (platform, at, limit) => guarded(() => claimOutbox.immediate(platform, at, limit).map(toOutbox)),
+    claimDueOutbox: (platform, at, limit, claimer = process.pid) => guarded(() => claimOutbox.immediate(platform, at, limit, claimer).map(toOutbox)),
     markSent: (id, sentMessageId) => guarded(() => void s.markSent.run(sentMessageId, now(), id)),
     scheduleRetry: (id, nextAttemptAt, error) => guarded(() => void s.scheduleRetry.run(nextAttemptAt, error, now(), id)),
     markFailed: (id, error) => guarded(() => void s.markFailed.run(error, now(), id)),
@@ -291,7 +303,7 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
         const row = s.getOutbox.get(id);
         return row && toOutbox(row);
       }),
-    recoverOutbox: () => guarded(() => s.recoverOutbox.run(now()).changes),
+    recoverOutbox: (isAlive = () => false) => guarded(() => recoverOutbox.immediate(isAlive)),
     nextOutboxAttempt: () => guarded(() => s.nextAttempt.get()?.at ?? undefined),
     outboxDepth: () => guarded(() => s.outboxDepth.get()!.n),
 

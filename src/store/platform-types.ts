@@ -93,16 +93,21 @@ export interface PlatformStore {
   enqueue(messages: readonly NewOutboxMessage[]): Promise<number[]>;
   /**
    * Up to `limit` of the platform's due messages (`queued`, next attempt ≤ now, the oldest unsent
-   * of their chat), now `sending`. Per platform: a platform that is not running keeps its queue.
+   * of their chat), now `sending`, claimed by `claimer` (a process id; this process's by default).
+   * Per platform: a platform that is not running keeps its queue.
    */
-  claimDueOutbox(platform: PlatformName, now: number, limit: number): Promise<OutboxRecord[]>;
+  claimDueOutbox(platform: PlatformName, now: number, limit: number, claimer?: number): Promise<OutboxRecord[]>;
   markSent(id: number, sentMessageId: string | null): Promise<void>;
   /** Back to `queued` until `nextAttemptAt`, one more attempt counted. */
   scheduleRetry(id: number, nextAttemptAt: number, error: string): Promise<void>;
   markFailed(id: number, error: string): Promise<void>;
   getOutbox(id: number): Promise<OutboxRecord | undefined>;
-  /** At start: `sending` (its process died mid-send) back to `queued`; how many. */
-  recoverOutbox(): Promise<number>;
+  /**
+   * `sending` rows whose claimer is not alive (it died mid-send) back to `queued`; how many. A row
+   * another live process is sending (`iris send` while the gateway starts) is left to it.
+   * Without `isAlive`, every claimer counts as dead.
+   */
+  recoverOutbox(isAlive?: (pid: number) => boolean): Promise<number>;
   /** The soonest next attempt of a queued message, if any (the drain's timer). */
   nextOutboxAttempt(): Promise<number | undefined>;
   outboxDepth(): Promise<number>;

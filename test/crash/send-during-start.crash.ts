@@ -1,10 +1,8 @@
-// A known bug, reproduced (found with the platform crash harness, not yet fixed): `iris send` with
-// no gateway running sends the message itself, and while its sendMessage is in flight the row is
-// `sending`. A gateway that starts just then takes every `sending` row for one a dead process left
-// (outbox recovery at start) and sends it again: the message goes out twice, with no crash at all.
-// The fix needs the claim's owner in the outbox (or a lock between the two); see the report of
-// issue 15's crash run. This test asserts the bug as it is (two copies), so that it stays visible
-// and fails the day it is fixed: then it should assert one copy.
+// Found with the platform crash harness: `iris send` with no gateway running sends the message
+// itself, and while its sendMessage is in flight the row is `sending`. A gateway that started just
+// then used to take every `sending` row for one a dead process left (outbox recovery at start) and
+// send it again: twice, with no crash at all. Rows now record their claimer (its pid), and only a
+// dead claimer's rows are put back.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -35,7 +33,7 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-it('KNOWN BUG (reproduced, not fixed): a gateway starting while `iris send` (no gateway) is mid-send sends the message a second time', async () => {
+it('a gateway starting while `iris send` (no gateway) is mid-send leaves that send to it: the message goes out once', async () => {
   const env = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${upstream.url}/v1` };
   // A slow Bot API (2.5 s before the message is taken) holds the command's send open.
   telegram.slowSends(() => ({ beforeMs: 2500 }));
@@ -46,9 +44,8 @@ it('KNOWN BUG (reproduced, not fixed): a gateway starting while `iris send` (no 
     expect((await command).stdout).toMatch(/^sent to telegram:4242 by this command/);
     await waitFor(() => (outboxRows(home).every((row) => row.state === 'sent') && telegram.sendsInFlight() === 0 ? true : undefined), 20_000, 'the outbox settled');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    // The bug: the command's copy and the gateway's. Fixed, this is ['hello, once'].
-    expect(telegram.sent.map((message) => message.text)).toEqual(['hello, once', 'hello, once']);
-    expect(outboxRows(home).map((row) => [row.state, row.attempts])).toEqual([['sent', 2]]);
+    expect(telegram.sent.map((message) => message.text)).toEqual(['hello, once']);
+    expect(outboxRows(home).map((row) => [row.state, row.attempts])).toEqual([['sent', 1]]);
   } finally {
     await gateway.stop();
   }
