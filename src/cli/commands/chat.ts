@@ -3,7 +3,6 @@
 // non-zero with the error; with --json, one object instead of the answer.
 import { createInterface, type Interface } from 'node:readline';
 import { loadOAuthView } from '../../auth/view.js';
-import { updateConfig } from '../../config/store.js';
 import { NoMainModelError, type Agent, type AgentSession, type TurnEvents, type TurnResult } from '../../agent/agent.js';
 import { resolveModelTarget } from '../../agent/model-command.js';
 import { switchSessionModel } from '../../agent/model-switch.js';
@@ -13,7 +12,6 @@ import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/to
 import { findSession } from '../../agent/sessions/find-session.js';
 import type { ContentPart, ToolCall } from '../../domain/messages.js';
 import type { Store } from '../../store/types.js';
-import { setMainModel } from '../../routing/assignments.js';
 import { redactText } from '../../log/redact.js';
 import { printJson, printWarning } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
