@@ -8,7 +8,6 @@ import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram-api.js';
 import { closedPortUrl } from '../fakes/token-endpoint.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio-api.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
-import { parseJson } from '../helpers/documents.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 
 const BOT_TOKEN = '4242424242:AAH-doctor-test-token-0123456789ab';
@@ -50,7 +49,7 @@ type Check = { id: string; name: string; status: string; finding: string; fix?: 
 
 async function doctorJson(): Promise<{ code: number; healthy: boolean; checks: Check[]; stdout: string; stderr: string }> {
   const result = await runIris(['doctor', '--json'], { home, timeoutMs: 30_000 });
-  const report = parseJson(result.stdout) as { healthy: boolean; checks: Check[] };
+  const report = JSON.parse(result.stdout) as { healthy: boolean; checks: Check[] };
   return { code: result.code, ...report, stdout: result.stdout, stderr: result.stderr };
 }
 
