@@ -53,7 +53,14 @@ describe('start-up checks: no partial start', () => {
       'route "pr" delivers a forge_comment but platforms.webhook.extra.routes.pr.deliver_extra has no repo and pr_number',
       2,
     ],
-    ['a chat platform', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: slack\n'), 'route "pr" delivers to slack: platform not enabled', 2],
+    // A route to a platform that is not enabled is disabled, not refused (test/e2e/platform-sms.test.ts);
+    // a platform this version cannot run stops the start.
+    [
+      'an enabled chat platform this version cannot run',
+      `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  slack:\n    enabled: true\n`,
+      'platforms.slack.enabled: slack is not available in this version of Iris (telegram, signal and sms are); set it to false',
+      2,
+    ],
     ['an unknown deliver value', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],
     [
       'a route secret of spaces (which HMAC would accept as a key)',
@@ -214,7 +221,7 @@ describe('iris webhook subscribe | list | test | remove', () => {
     expect(noTarget.code).toBe(2);
     expect(noTarget.stderr).toContain('delivers a forge_comment but subscription pr.deliver_extra has no repo and pr_number');
     const chat = await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'telegram'], { home });
-    expect(chat.stderr).toContain('platform not enabled');
+    expect(chat.stderr).toContain('route "pr" delivers to telegram, which is not enabled (set platforms.telegram.enabled: true and its settings; docs/platforms.md)');
     expect((await runIris(['webhook', 'subscribe', 'pr', '--deliver', 'fax'], { home })).code).toBe(2);
     await expect(stat(join(home, 'webhook_subscriptions.json'))).rejects.toMatchObject({ code: 'ENOENT' });
     const short = await runIris(['webhook', 'subscribe', 'pr', '--secret', '  given-secret  '], { home });

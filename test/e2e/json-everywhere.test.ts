@@ -86,6 +86,8 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['profile use', ['default']],
   ['profile describe', ['json-p']],
   ['profile delete', ['json-p']],
+  // Telegram is enabled just before (and has no token): the refused send is the JSON document.
+  ['send', ['--to', 'telegram:4242', 'hello']],
 ];
 
 let dir: string;
@@ -181,6 +183,7 @@ describe('--json wherever data is printed', () => {
         const config = await readFile(join(home, 'config.yaml'), 'utf8');
         await writeFile(join(home, 'config.yaml'), `${config}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: ${port}\n`);
       }
+      if (path === 'send') expect((await runIris(['config', 'set', 'platforms.telegram.enabled', 'true'], { home })).code).toBe(0);
       const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg === '$BACKUP' ? join(dir, 'backup.db') : arg)), '--json'];
       const result = await runIris(argv, { home, env });
       let parsed: unknown;
