@@ -1,7 +1,7 @@
 // `iris doctor`'s order of work: gather facts at the edges (stat, config and .env reads, the live
 // probes, gh, a test bind, a read-only store open), hand them to the pure checks, and collect the
 // results in a fixed order. Reads only: never creates the home, narrows a mode or migrates state.db.
-// The slow parts (model probes, the identity token, gh, the bind) run side by side.
+// The slow parts (model probes, the identity token, gh, the bind, the chat platforms) run side by side.
 import { loadOAuthView, type OAuthView } from '../auth/view.js';
 import { effectiveEnv, readEnvFile } from '../config/env-file.js';
 import { resolveHomePaths, type Env, type HomePaths } from '../config/home.js';
