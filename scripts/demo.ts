@@ -11,6 +11,9 @@
 //
 // Exit 0 when all of it worked; 1 on a failure (with the gateway's log and output); 130 on Ctrl-C.
 // The scenario (payload, route, the model's answers) is in scripts/demo/scenario.ts.
+//
+// `npm run demo -- --platform telegram` plays a Telegram chat instead (scripts/demo/telegram.ts):
+// the fake Bot API, one allowed user's message, the scripted answer back in the chat.
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeUpstream, type FakeUpstream } from '../test/fakes/upstream.js';
 import { DemoFailure, blank, block, failure, note, step } from './demo/out.js';
 import { runIris, spawnGateway, stopGateway, waitForListening, type GatewayProcess } from './demo/processes.js';
+import { telegramDemo, type TelegramDemoState } from './demo/telegram.js';
 import {
   DELIVERY_ID,
   DUMMY_API_KEY,
@@ -46,13 +50,26 @@ const ROOT = resolve(dirname(process.argv[1] ?? join(process.cwd(), 'scripts', '
 const IRIS_BIN = join(ROOT, 'bin', 'iris');
 const FAKE_GH = join(ROOT, 'test', 'fakes', 'fake-gh.mjs');
 
-type State = {
-  dir?: string;
-  home?: string;
+type State = TelegramDemoState & {
   fake?: FakeUpstream;
   gateway?: GatewayProcess;
 };
 const state: State = {};
+
+const PLATFORMS = ['telegram'] as const;
+
+/** `--platform <name>` (or `--platform=<name>`); undefined for the webhook demo. */
+function platformArgument(args: readonly string[]): (typeof PLATFORMS)[number] | undefined {
+  const at = args.findIndex((a) => a === '--platform' || a.startsWith('--platform='));
+  if (at < 0) {
+    if (args.length > 0) throw new DemoFailure(`unknown argument ${args[0]}: the demo takes --platform ${PLATFORMS.join('|')}, or nothing`);
+    return undefined;
+  }
+  const value = args[at]!.includes('=') ? args[at]!.slice('--platform='.length) : args[at + 1];
+  const known = PLATFORMS.find((p) => p === value);
+  if (!known) throw new DemoFailure(`--platform: ${value ?? 'a name'} is not one the demo plays (${PLATFORMS.join(', ')})`);
+  return known;
+}
 
 const interrupt = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {
@@ -69,14 +86,16 @@ function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-async function setUp(): Promise<{ env: NodeJS.ProcessEnv; secret: string; record: string; workspace: string }> {
+function requireBuild(): void {
   if (!existsSync(IRIS_BIN) || !existsSync(FAKE_GH)) {
     throw new DemoFailure(`run the demo from the repository root (npm run demo): ${IRIS_BIN} or ${FAKE_GH} is missing`);
   }
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
     throw new DemoFailure(`the CLI is not built (${rel(join(ROOT, 'dist', 'cli.js'))} is missing): run npm ci (or npm run build) first`);
   }
+}
 
+async function setUp(): Promise<{ env: NodeJS.ProcessEnv; secret: string; record: string; workspace: string }> {
   const fake = await startFakeUpstream();
   state.fake = fake;
   interrupt.signal.throwIfAborted();
@@ -375,6 +394,7 @@ async function cleanUp(): Promise<boolean> {
     failure(`[cleanup] gateway (pid ${gateway.pid}) ${killed ? 'killed after SIGTERM timed out' : `stopped (exit ${exit})`}`);
   }
   await state.fake?.close().catch(() => undefined);
+  await state.telegram?.close().catch(() => undefined);
   if (!state.dir) return false;
   try {
     await rm(state.dir, { recursive: true, force: true });
@@ -388,10 +408,14 @@ async function cleanUp(): Promise<boolean> {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 let exitCode = 0;
+let platform: (typeof PLATFORMS)[number] | undefined;
 try {
+  platform = platformArgument(process.argv.slice(2));
+  requireBuild();
   // Every wait in demo() ends at once on Ctrl-C, so it is awaited to the end: nothing starts after
   // the clean-up has looked at what to stop.
-  await demo();
+  if (platform === 'telegram') await telegramDemo({ irisBin: IRIS_BIN, state, signal: interrupt.signal });
+  else await demo();
 } catch (err) {
   if (interrupt.signal.aborted) {
     failure(`\n[stop] ${(interrupt.signal.reason as Error).message}: cleaning up`);
@@ -406,9 +430,15 @@ if (exitCode === 0 && !removed) exitCode = 1;
 if (exitCode === 0) {
   if (removed) note(`removed ${state.dir}`);
   blank();
-  step('done', 'that was the whole path: signed webhook → inbox → agent run (tool loop) → PR comment.');
-  note('For real: set a main model (iris model set <provider> <model>), add a route to config.yaml or with');
-  note('iris webhook subscribe, install and sign in to gh, and run iris gateway start.');
+  if (platform === 'telegram') {
+    step('done', 'that was the whole path: Telegram update → stored → agent run → outbox → sendMessage.');
+    note('For real: create a bot with @BotFather, put its token in .env (TELEGRAM_BOT_TOKEN), enable');
+    note('platforms.telegram with your user id in allowed_users, and run iris gateway start (docs/platforms.md).');
+  } else {
+    step('done', 'that was the whole path: signed webhook → inbox → agent run (tool loop) → PR comment.');
+    note('For real: set a main model (iris model set <provider> <model>), add a route to config.yaml or with');
+    note('iris webhook subscribe, install and sign in to gh, and run iris gateway start.');
+  }
 } else if (removed) {
   failure(`[cleanup] removed ${state.dir}`);
 }

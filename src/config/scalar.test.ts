@@ -68,6 +68,9 @@ describe('isEnvVarKey', () => {
     'CLOUD_HOSTED_BASE_URL',
     'HTTPS_PROXY',
     'IDENTITY_ENDPOINT',
+    'TWILIO_ACCOUNT_SID',
+    'TWILIO_AUTH_TOKEN',
+    'TELEGRAM_BOT_TOKEN',
   ])('treats %s as an environment variable', (key) => {
     expect(isEnvVarKey(key)).toBe(true);
   });

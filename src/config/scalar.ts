@@ -64,6 +64,8 @@ const KNOWN_ENV_VARS = new Set([
   'HTTPS_PROXY',
   'HTTP_PROXY',
   'NO_PROXY',
+  // SMS (docs/platforms.md): the account id is not secret, but it belongs with its token in .env.
+  'TWILIO_ACCOUNT_SID',
 ]);
 
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;

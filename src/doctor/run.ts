@@ -1,13 +1,17 @@
 // `iris doctor`'s order of work: gather facts at the edges (stat, config and .env reads, the live
 // probes, gh, a test bind, a read-only store open), hand them to the pure checks, and collect the
 // results in a fixed order. Reads only: never creates the home, narrows a mode or migrates state.db.
-// The slow parts (model probes, the identity token, gh, the bind) run side by side.
+// The slow parts (model probes, the identity token, gh, the bind, the chat platforms) run side by side.
 import { loadOAuthView, type OAuthView } from '../auth/view.js';
 import { effectiveEnv, readEnvFile } from '../config/env-file.js';
 import { resolveHomePaths, type Env, type HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { loadConfig } from '../config/store.js';
 import { gatewayPidPath, readGatewayStatus } from '../gateway/pid-file.js';
+import { enabledPlatformNames } from '../platforms/delivery-target.js';
+import { isRunnablePlatform } from '../platforms/registry.js';
+import type { PlatformCheck } from '../platforms/types.js';
+import type { PlatformName } from '../domain/platforms.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { resolveRoutes } from '../webhook/routes.js';
 import { loadSubscriptions } from '../webhook/subscriptions.js';
@@ -16,10 +20,12 @@ import { checkAuxSlots, resolveAuxSlots } from './checks/slots.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
 import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
+import { checkPlatformAccess, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, readPlatformSetup, type PlatformSetup } from './checks/platforms.js';
 import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
 import { checkStore, checkStoreSpace } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
 import { readHomeFacts } from './home-facts.js';
+import { probePlatform } from './platform-probes.js';
 import type { LiveProbe } from './live-probes.js';
 import { findProvidersInUse, type ProviderUse } from './providers-in-use.js';
 import { readStoreFacts } from './store-probe.js';
@@ -75,18 +81,36 @@ function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined
   return checks;
 }
 
+/** The enabled platforms' checks, in config order; `probes` holds the live results (none --offline). */
+function platformChecks(setups: readonly PlatformSetup[], probes: ReadonlyMap<PlatformName, PlatformCheck>): CheckResult[] {
+  return setups.flatMap((setup) => {
+    const access = checkPlatformAccess(setup);
+    const probe = probes.get(setup.name);
+    return [checkPlatformSetup(setup), ...(access ? [access] : []), ...(probe ? [checkPlatformProbe(setup.name, probe)] : [])];
+  });
+}
+
+async function probePlatforms(names: readonly PlatformName[], config: Readonly<Config>, env: Env): Promise<Map<PlatformName, PlatformCheck>> {
+  return new Map(await Promise.all(names.map(async (name) => [name, await probePlatform(name, config, env)] as const)));
+}
+
 async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuthView, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
   const uses = findProvidersInUse(config, env, options.processEnv, oauth);
   const ghRoutes = await forgeCommentRoutes(config, paths);
   const identityTimeout = options.identityTimeoutMs;
+  const platforms = enabledPlatformNames(config).map((name) => readPlatformSetup(name, config, env, isRunnablePlatform(name)));
+  // A platform that lacks what it needs is not probed: its settings check says what to set.
+  const probedPlatforms = options.offline ? [] : platforms.filter((p) => p.runnable && p.missing.length === 0).map((p) => p.name);
   if (!options.offline) {
     const probed = uses.filter((use) => use.credential.kind === 'identity_token' || isProbeable(use));
-    if (probed.length > 0) options.onProbing?.(probed.map(probeDescription));
+    const what = [...probed.map(probeDescription), ...probedPlatforms.map((name) => platformProbeDescription(name, config))];
+    if (what.length > 0) options.onProbing?.(what);
   }
-  const [probes, gh, webhook] = await Promise.all([
+  const [probes, gh, webhook, platformProbes] = await Promise.all([
     options.offline ? undefined : liveProbes(uses, env, identityTimeout),
     ghRoutes.length > 0 ? readGhFacts(env) : undefined,
     webhookCheck(config, paths),
+    probePlatforms(probedPlatforms, config, env),
   ]);
   return [
     checkMainModel(config),
@@ -94,6 +118,7 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     ...uses.flatMap((use, i) => providerChecks(use, env, probes?.[i], identityTimeout)),
     ...(gh ? [checkGh(gh, ghRoutes)] : []),
     ...(webhook ? [webhook] : []),
+    ...platformChecks(platforms, platformProbes),
   ];
 }
 

@@ -33,8 +33,14 @@ export type InboundSink = (message: InboundMessage) => Promise<void>;
 /** For `iris gateway status` and the metrics: connected, or not and why. */
 export type ConnectionState = { readonly connected: boolean; readonly detail: string };
 
-/** `iris doctor`: the credentials work and the service answers. */
-export type PlatformCheck = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
+/**
+ * `iris doctor`: the credentials work and the service answers. A failure says, where it knows,
+ * whether the service turned the credentials down or could not be reached (the doctor's fix).
+ */
+export type PlatformCheckCause = 'credentials' | 'unreachable';
+export type PlatformCheck =
+  | { readonly ok: true; readonly detail: string }
+  | { readonly ok: false; readonly reason: string; readonly cause?: PlatformCheckCause };
 
 export type PlatformLog = {
   debug(fields: object, message: string): void;
@@ -69,6 +75,6 @@ export interface PlatformAdapter {
    */
   readonly http?: {
     readonly path: string;
-    handle(request: IncomingMessage, response: ServerResponse, sink: InboundSink): Promise<void>;
+    readonly handle: (request: IncomingMessage, response: ServerResponse, sink: InboundSink) => Promise<void>;
   };
 }

@@ -4,15 +4,17 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO_QUESTION, TELEGRAM_ANSWER } from '../../scripts/demo/telegram.js';
+import { markdownToTelegramHtml } from '../../src/platforms/telegram/markdown-html.js';
 import { REPO_ROOT, cleanEnv } from '../helpers/iris.js';
 
 type Run = { code: number | string; stdout: string; stderr: string };
 
-function runDemo(): Promise<Run> {
+function runDemo(args: readonly string[] = []): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(REPO_ROOT, 'scripts', 'run-ts.mjs'), join('scripts', 'demo.ts')],
+      [join(REPO_ROOT, 'scripts', 'run-ts.mjs'), join('scripts', 'demo.ts'), ...args],
       // No provider keys from this machine: the demo must not need one.
       { cwd: REPO_ROOT, env: cleanEnv(), timeout: 55_000, maxBuffer: 4 * 1024 * 1024 },
       (error, stdout, stderr) => {
@@ -61,5 +63,36 @@ describe('npm run demo', () => {
     expect(removed).toBeDefined();
     expect(existsSync(removed!)).toBe(false);
     expect(result.stderr).not.toContain('[failed]');
+  });
+
+  it('--platform telegram: a message in the fake chat, the scripted answer back through sendMessage', { timeout: 60_000 }, async () => {
+    const result = await runDemo(['--platform', 'telegram']);
+    if (result.code !== 0) throw new Error(`the demo exited with ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+    const out = result.stdout;
+
+    expect(out).toMatch(/\[telegram\] +fake Telegram Bot API at http:\/\/127\.0\.0\.1:\d+ \(bot @iris_demo_bot\)/);
+    expect(out).toContain('| TELEGRAM_BOT_TOKEN=<masked>');
+    expect(out).not.toMatch(/7000000001:AA[0-9a-f]{32}/);
+    expect(out).toContain('|       allowed_users: [424242]');
+    expect(out).toContain('gateway |   platform telegram: connected (connected as @iris_demo_bot)');
+    expect(out).toContain(`Ada > ${DEMO_QUESTION}`);
+    expect(out).toMatch(/\[answer\] +sendMessage to chat 424242 after \d+\.\d s \(parse_mode HTML\):/);
+    // Exactly what the fake Telegram received: the scripted Markdown as Telegram HTML.
+    const html = markdownToTelegramHtml(TELEGRAM_ANSWER);
+    expect(html).toContain('<b>Iris</b>');
+    expect(out).toContain(`----- answer -----\n${html}\n------------------\n`);
+
+    expect(out).toContain('gateway | gateway stopped');
+    expect(out).toContain('the gateway exited with code 0');
+    const removed = /removed (\S*iris-demo-\S+)/.exec(out)?.[1];
+    expect(removed).toBeDefined();
+    expect(existsSync(removed!)).toBe(false);
+    expect(result.stderr).not.toContain('[failed]');
+  });
+
+  it('an unknown platform is refused with the ones it plays, exit 1', { timeout: 30_000 }, async () => {
+    const result = await runDemo(['--platform', 'discord']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[failed] --platform: discord is not one the demo plays (telegram)');
   });
 });

@@ -53,6 +53,8 @@ describe('start-up checks: no partial start', () => {
       'route "pr" delivers a forge_comment but platforms.webhook.extra.routes.pr.deliver_extra has no repo and pr_number',
       2,
     ],
+    // A route to a platform that is not enabled is disabled, not refused (test/e2e/platform-sms.test.ts);
+    // a platform this version cannot run stops the start.
     [
       'an enabled chat platform this version cannot run',
       `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  slack:\n    enabled: true\n`,

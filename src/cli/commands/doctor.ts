@@ -1,5 +1,6 @@
 // `iris doctor [--offline] [--identity-timeout <s>] [--json]`: checks the home, the config, every provider in use (with live
-// probes unless --offline), gh, the webhook platform and the store, and says how to fix each
+// probes unless --offline), gh, the webhook platform, each enabled chat platform (settings, access,
+// a live check) and the store, and says how to fix each
 // problem. Reads only. Exit code 0 when healthy (warnings allowed), 1 when a check failed.
 import { resolveIdentityTimeout } from '../../doctor/checks/identity.js';
 import { formatDoctorText } from '../../doctor/format.js';

@@ -394,7 +394,7 @@ describe('signal adapter: check', () => {
     expect(await adapter.check()).toEqual({ ok: false, reason: `the signal-cli daemon at ${fake.url} answered HTTP 503` });
     const url = fake.url;
     await fake.close();
-    expect(await adapter.check()).toEqual({ ok: false, reason: `signal-cli daemon unreachable at ${url}: ECONNREFUSED` });
+    expect(await adapter.check()).toEqual({ ok: false, reason: `signal-cli daemon unreachable at ${url}: ECONNREFUSED`, cause: 'unreachable' });
   });
 });
 

@@ -165,7 +165,7 @@ async function checkDaemon(
     if (response.status !== 200) return { ok: false, reason: `the signal-cli daemon at ${baseUrl} answered HTTP ${response.status}` };
   } catch (err) {
     const why = timeout.aborted ? 'no answer in time' : networkMessage(err);
-    return { ok: false, reason: `signal-cli daemon unreachable at ${baseUrl}: ${why}` };
+    return { ok: false, reason: `signal-cli daemon unreachable at ${baseUrl}: ${why}`, cause: 'unreachable' };
   }
   if (!account) return { ok: true, detail: `the signal-cli daemon at ${baseUrl} answers` };
 

@@ -120,7 +120,7 @@ describe('sms adapter: check, state and the rest', () => {
 
   it('check with a wrong token → credentials rejected, and state says so', async () => {
     const adapter = adapterWith({ TWILIO_ACCOUNT_SID: TEST_ACCOUNT_SID, TWILIO_AUTH_TOKEN: 'nope' });
-    expect(await adapter.check()).toEqual({ ok: false, reason: 'Twilio rejected the credentials (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN)' });
+    expect(await adapter.check()).toEqual({ ok: false, reason: 'Twilio rejected the credentials (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN)', cause: 'credentials' });
     expect(adapter.state().detail).toContain('rejected the credentials');
   });
 

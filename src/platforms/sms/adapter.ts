@@ -25,8 +25,8 @@ const REJECTED = 'Twilio rejected the credentials (TWILIO_ACCOUNT_SID / TWILIO_A
 
 /** What a credentials check's outcome means. Pure. */
 export function checkResult(outcome: ApiOutcome): PlatformCheck {
-  if (outcome.kind === 'failed') return { ok: false, reason: outcome.reason };
-  if (outcome.status === 401) return { ok: false, reason: REJECTED };
+  if (outcome.kind === 'failed') return { ok: false, reason: outcome.reason, cause: 'unreachable' };
+  if (outcome.status === 401) return { ok: false, reason: REJECTED, cause: 'credentials' };
   if (outcome.status !== 200) {
     const detail = twilioErrorText(outcome.body);
     return { ok: false, reason: `Twilio answered ${outcome.status}${detail === null ? '' : `: ${detail}`}` };

@@ -155,7 +155,7 @@ describe('check', () => {
   });
 
   it('says the token was rejected', async () => {
-    expect(await adapter({ env: { TELEGRAM_BOT_TOKEN: '4242:wrong' } }).check()).toEqual({ ok: false, reason: 'token rejected (401)' });
+    expect(await adapter({ env: { TELEGRAM_BOT_TOKEN: '4242:wrong' } }).check()).toEqual({ ok: false, reason: 'Telegram rejected the token in TELEGRAM_BOT_TOKEN (401)', cause: 'credentials' });
   });
 
   it('says the token is missing, without asking Telegram', async () => {

@@ -120,7 +120,11 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
     const current = token();
     if (current === '') return { ok: false, reason: MISSING_TOKEN };
     const me = await api(current).call<BotUser | null>('getMe', {}, { timeoutMs: QUICK_CALL_MS, ...(signal ? { signal } : {}) });
-    if (!me.ok) return { ok: false, reason: describeFailure(me) };
+    if (!me.ok) {
+      if (me.kind === 'network') return { ok: false, reason: describeFailure(me), cause: 'unreachable' };
+      if (me.kind === 'api' && me.status === 401) return { ok: false, reason: `Telegram rejected the token in ${TOKEN_ENV} (401)`, cause: 'credentials' };
+      return { ok: false, reason: describeFailure(me) };
+    }
     return { ok: true, detail: typeof me.result?.username === 'string' ? `@${me.result.username}` : 'token accepted' };
   }
 

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../../config/schema.js';
+import { validateConfig } from '../../config/validate.js';
+import { checkPlatformAccess, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, probeFix, readPlatformSetup } from './platforms.js';
+
+function config(platforms: Record<string, unknown>): Config {
+  return validateConfig({ platforms }).config;
+}
+
+const TELEGRAM = config({ telegram: { enabled: true, extra: { allowed_users: [111, '222'], home_channel: -100 } } });
+const SMS = config({ sms: { enabled: true, extra: { from: '+15550001111', public_url: 'https://iris.example.com/platforms/sms' } } });
+const SIGNAL = config({ signal: { enabled: true, extra: { http_url: 'http://127.0.0.1:8080/', account: '+15550002222' } } });
+const TOKEN = '123456:secret-token-value';
+const TWILIO = { TWILIO_ACCOUNT_SID: 'ACxxxxxxxx', TWILIO_AUTH_TOKEN: 'twilio-secret' };
+
+describe('readPlatformSetup and checkPlatformSetup', () => {
+  it('telegram with its token: ok, the token named and never shown', () => {
+    const setup = readPlatformSetup('telegram', TELEGRAM, { TELEGRAM_BOT_TOKEN: TOKEN }, true);
+    expect(setup).toMatchObject({ missing: [], allowedUsers: 2, homeChannel: '-100', allowAllUsers: false });
+    const check = checkPlatformSetup(setup);
+    expect(check).toEqual({
+      id: 'platform:telegram',
+      name: 'telegram',
+      status: 'ok',
+      finding: 'TELEGRAM_BOT_TOKEN is set; Bot API at https://api.telegram.org; home_channel -100',
+    });
+    expect(JSON.stringify(check)).not.toContain(TOKEN);
+  });
+
+  it('telegram without a token (or a blank one) fails, naming the variable', () => {
+    for (const env of [{}, { TELEGRAM_BOT_TOKEN: '  ' }]) {
+      expect(checkPlatformSetup(readPlatformSetup('telegram', TELEGRAM, env, true))).toEqual({
+        id: 'platform:telegram',
+        name: 'telegram',
+        status: 'fail',
+        finding: 'enabled, but TELEGRAM_BOT_TOKEN is not set',
+        fix: 'iris config set TELEGRAM_BOT_TOKEN <secret> (docs/platforms.md)',
+      });
+    }
+  });
+
+  it('sms names each missing secret and setting, in order', () => {
+    const bare = config({ sms: { enabled: true } });
+    expect(checkPlatformSetup(readPlatformSetup('sms', bare, {}, true))).toMatchObject({
+      status: 'fail',
+      finding: 'enabled, but TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, platforms.sms.extra.from, platforms.sms.extra.public_url are not set',
+    });
+    const noUrl = config({ sms: { enabled: true, extra: { from: '+15550001111' } } });
+    expect(checkPlatformSetup(readPlatformSetup('sms', noUrl, TWILIO, true))).toEqual({
+      id: 'platform:sms',
+      name: 'sms',
+      status: 'fail',
+      finding: 'enabled, but platforms.sms.extra.public_url is not set',
+      fix: 'iris config set platforms.sms.extra.public_url <value> (docs/platforms.md)',
+    });
+    expect(checkPlatformSetup(readPlatformSetup('sms', SMS, TWILIO, true))).toMatchObject({
+      status: 'ok',
+      finding: 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; sends from +15550001111; Twilio posts to https://iris.example.com/platforms/sms; no home_channel (/sethome in a chat sets it)',
+    });
+  });
+
+  it('signal: http_url is required, account advised', () => {
+    expect(checkPlatformSetup(readPlatformSetup('signal', config({ signal: { enabled: true } }), {}, true))).toMatchObject({
+      status: 'fail',
+      finding: 'enabled, but platforms.signal.extra.http_url is not set',
+    });
+    expect(checkPlatformSetup(readPlatformSetup('signal', config({ signal: { enabled: true, extra: { http_url: 'http://127.0.0.1:8080' } } }), {}, true))).toMatchObject({
+      status: 'warn',
+      fix: "iris config set platforms.signal.extra.account <value> (the bot's number, +15551234567)",
+    });
+    expect(checkPlatformSetup(readPlatformSetup('signal', SIGNAL, {}, true))).toMatchObject({
+      status: 'ok',
+      finding: 'signal-cli daemon at http://127.0.0.1:8080/, account +15550002222; no home_channel (/sethome in a chat sets it)',
+    });
+  });
+
+  it('a platform this build cannot run fails with the way to switch it off, and has no access check', () => {
+    const setup = readPlatformSetup('slack', config({ slack: { enabled: true } }), {}, false);
+    expect(checkPlatformSetup(setup)).toMatchObject({ id: 'platform:slack', status: 'fail', fix: 'iris config set platforms.slack.enabled false' });
+    expect(checkPlatformAccess(setup)).toBeUndefined();
+  });
+});
+
+describe('checkPlatformAccess', () => {
+  it('allow_all_users is a warning', () => {
+    const open = config({ telegram: { enabled: true, extra: { allow_all_users: true } } });
+    expect(checkPlatformAccess(readPlatformSetup('telegram', open, {}, true))).toEqual({
+      id: 'platform_access:telegram',
+      name: 'telegram access',
+      status: 'warn',
+      finding: 'allow_all_users is true: anyone who finds the bot can talk to the agent and use its tools',
+      fix: 'iris config set platforms.telegram.extra.allow_all_users false, and list the users in platforms.telegram.extra.allowed_users (or approve them: iris pairing approve telegram <code>)',
+    });
+  });
+
+  it('otherwise says who may talk', () => {
+    expect(checkPlatformAccess(readPlatformSetup('telegram', TELEGRAM, {}, true))).toMatchObject({
+      status: 'ok',
+      finding: '2 users in allowed_users, plus those approved with iris pairing approve; anyone else gets a pairing code in a direct message',
+    });
+    expect(checkPlatformAccess(readPlatformSetup('sms', SMS, {}, true))?.finding).toMatch(/^no users in allowed_users, /);
+  });
+});
+
+describe('checkPlatformProbe', () => {
+  it('ok carries the adapter detail', () => {
+    expect(checkPlatformProbe('telegram', { ok: true, detail: '@iris_bot' })).toEqual({ id: 'platform_probe:telegram', name: 'telegram probe', status: 'ok', finding: '@iris_bot' });
+  });
+
+  it('a failure gets the fix for its cause', () => {
+    expect(checkPlatformProbe('telegram', { ok: false, reason: 'Telegram rejected the token in TELEGRAM_BOT_TOKEN (401)', cause: 'credentials' })).toEqual({
+      id: 'platform_probe:telegram',
+      name: 'telegram probe',
+      status: 'fail',
+      finding: 'Telegram rejected the token in TELEGRAM_BOT_TOKEN (401)',
+      fix: "get the bot's current token from @BotFather (/token) and set it: iris config set TELEGRAM_BOT_TOKEN <token>",
+    });
+    expect(checkPlatformProbe('signal', { ok: false, reason: 'unreachable', cause: 'unreachable' }).fix).toMatch(/^start the daemon/);
+  });
+
+  it.each([
+    ['telegram', 'credentials', /TELEGRAM_BOT_TOKEN/],
+    ['telegram', 'unreachable', /api_base is reachable/],
+    ['telegram', undefined, /check TELEGRAM_BOT_TOKEN/],
+    ['signal', 'credentials', /http_url and \.account/],
+    ['signal', 'unreachable', /signal-cli -a <number> daemon --http/],
+    ['signal', undefined, /http_url and \.account/],
+    ['sms', 'credentials', /TWILIO_AUTH_TOKEN/],
+    ['sms', 'unreachable', /platforms\.sms\.extra\.api_base is reachable/],
+    ['sms', undefined, /Twilio account in the console/],
+    ['slack', undefined, /platforms\.slack/],
+  ] as const)('%s, cause %s: a fix', (name, cause, fix) => {
+    expect(probeFix(name, cause)).toMatch(fix);
+  });
+});
+
+describe('platformProbeDescription', () => {
+  it('says what each probe asks', () => {
+    expect(platformProbeDescription('telegram', TELEGRAM)).toBe('telegram: getMe at https://api.telegram.org');
+    expect(platformProbeDescription('signal', SIGNAL)).toBe('signal: GET http://127.0.0.1:8080/api/v1/check');
+    expect(platformProbeDescription('sms', SMS)).toBe('sms: the Twilio account at https://api.twilio.com');
+  });
+});

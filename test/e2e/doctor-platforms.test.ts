@@ -1,0 +1,172 @@
+// `iris doctor` and the chat platforms, end to end: bin/iris against a temporary IRIS_HOME with the
+// fake Bot API, the fake Twilio and a signal-cli daemon address where nothing listens. The model
+// is the fake upstream, so the only failures are the platforms'. No secret on stdout or stderr.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram-api.js';
+import { closedPortUrl } from '../fakes/token-endpoint.js';
+import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio-api.js';
+import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
+import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+
+const BOT_TOKEN = '4242424242:AAH-doctor-test-token-0123456789ab';
+const WRONG_TOKEN = '4242424242:AAH-not-this-one-0123456789abcdefg';
+const SID = 'AC0123456789abcdef0123456789abcdef';
+const TWILIO_TOKEN = 'f00dfeedc0ffee0123456789abcdef01';
+const API_KEY = 'sk-doctor-platforms-0123456789';
+
+let upstream: FakeUpstream;
+let telegram: FakeTelegram;
+let twilio: FakeTwilio;
+let dir: string;
+let home: string;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream({ models: ['main-m'] });
+  telegram = await startFakeTelegram({ token: BOT_TOKEN, botUsername: 'iris_doctor_bot' });
+  twilio = await startFakeTwilio({ accountSid: SID, authToken: TWILIO_TOKEN });
+});
+afterAll(async () => {
+  await Promise.all([upstream.close(), telegram.close(), twilio.close()]);
+});
+beforeEach(async () => {
+  dir = await makeTempDir();
+  home = join(dir, 'home');
+  await mkdir(home, { mode: 0o700 });
+});
+afterEach(() => removeDir(dir));
+
+async function setUp(platformsYaml: string, envLines: string[]): Promise<void> {
+  const config = `model:\n  provider: openai\n  default: main-m\n  base_url: ${upstream.url}/v1\nplatforms:\n${platformsYaml}`;
+  await writeFile(join(home, 'config.yaml'), config, { mode: 0o600 });
+  await writeFile(join(home, '.env'), [`OPENAI_API_KEY=${API_KEY}`, ...envLines, ''].join('\n'), { mode: 0o600 });
+}
+
+const telegramYaml = (more = '') => `  telegram:\n    enabled: true\n    extra:\n      api_base: ${telegram.url}\n      allowed_users: [111]\n${more}`;
+
+type Check = { id: string; name: string; status: string; finding: string; fix?: string };
+
+async function doctorJson(): Promise<{ code: number; healthy: boolean; checks: Check[]; stdout: string; stderr: string }> {
+  const result = await runIris(['doctor', '--json'], { home, timeoutMs: 30_000 });
+  const report = JSON.parse(result.stdout) as { healthy: boolean; checks: Check[] };
+  return { code: result.code, ...report, stdout: result.stdout, stderr: result.stderr };
+}
+
+const platformChecks = (checks: readonly Check[]) => checks.filter((c) => c.id.startsWith('platform'));
+
+function expectNoSecret(result: { stdout: string; stderr: string }): void {
+  for (const secret of [BOT_TOKEN, WRONG_TOKEN, TWILIO_TOKEN, API_KEY]) {
+    expect(result.stdout).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret);
+  }
+}
+
+describe('iris doctor: chat platforms', () => {
+  it('telegram with a good token: getMe answers, exit 0; the text output says the same', async () => {
+    await setUp(telegramYaml(), [`TELEGRAM_BOT_TOKEN=${BOT_TOKEN}`]);
+    const calls = telegram.calls('getMe').length;
+    const result = await doctorJson();
+    expect(platformChecks(result.checks)).toEqual([
+      { id: 'platform:telegram', name: 'telegram', status: 'ok', finding: `TELEGRAM_BOT_TOKEN is set; Bot API at ${telegram.url}; no home_channel (/sethome in a chat sets it)` },
+      {
+        id: 'platform_access:telegram',
+        name: 'telegram access',
+        status: 'ok',
+        finding: '1 user in allowed_users, plus those approved with iris pairing approve; anyone else gets a pairing code in a direct message',
+      },
+      { id: 'platform_probe:telegram', name: 'telegram probe', status: 'ok', finding: '@iris_doctor_bot' },
+    ]);
+    expect(result.healthy).toBe(true);
+    expect(result.code).toBe(0);
+    expect(telegram.calls('getMe').length).toBe(calls + 1);
+    expectNoSecret(result);
+
+    const text = await runIris(['doctor'], { home, timeoutMs: 30_000 });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('✓ telegram probe: @iris_doctor_bot\n');
+    expectNoSecret(text);
+
+    // --offline: settings and access only, nothing asked of Telegram.
+    const before = telegram.calls('getMe').length;
+    const offline = await runIris(['doctor', '--offline'], { home });
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toContain('✓ telegram access: ');
+    expect(offline.stdout).not.toContain('telegram probe');
+    expect(telegram.calls('getMe').length).toBe(before);
+  });
+
+  it('telegram with a wrong token: a failure naming TELEGRAM_BOT_TOKEN, never printing it; exit 1', async () => {
+    await setUp(telegramYaml('      allow_all_users: true\n'), [`TELEGRAM_BOT_TOKEN=${WRONG_TOKEN}`]);
+    const result = await doctorJson();
+    expect(platformChecks(result.checks)).toEqual([
+      expect.objectContaining({ id: 'platform:telegram', status: 'ok' }),
+      {
+        id: 'platform_access:telegram',
+        name: 'telegram access',
+        status: 'warn',
+        finding: 'allow_all_users is true: anyone who finds the bot can talk to the agent and use its tools',
+        fix: 'iris config set platforms.telegram.extra.allow_all_users false, and list the users in platforms.telegram.extra.allowed_users (or approve them: iris pairing approve telegram <code>)',
+      },
+      {
+        id: 'platform_probe:telegram',
+        name: 'telegram probe',
+        status: 'fail',
+        finding: 'Telegram rejected the token in TELEGRAM_BOT_TOKEN (401)',
+        fix: "get the bot's current token from @BotFather (/token) and set it: iris config set TELEGRAM_BOT_TOKEN <token>",
+      },
+    ]);
+    expect(result.healthy).toBe(false);
+    expect(result.code).toBe(1);
+    expectNoSecret(result);
+
+    const text = await runIris(['doctor'], { home, timeoutMs: 30_000 });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('✗ telegram probe: Telegram rejected the token in TELEGRAM_BOT_TOKEN (401)\n');
+    expect(text.stdout).toContain('! telegram access: allow_all_users is true');
+    expectNoSecret(text);
+  });
+
+  it('sms without public_url: a failure naming the setting, and Twilio is not asked; exit 1', async () => {
+    const sms = `  sms:\n    enabled: true\n    extra:\n      api_base: ${twilio.url}\n      from: "+15550000000"\n`;
+    await setUp(sms, [`TWILIO_ACCOUNT_SID=${SID}`, `TWILIO_AUTH_TOKEN=${TWILIO_TOKEN}`]);
+    const requests = twilio.requests.length;
+    const result = await doctorJson();
+    expect(platformChecks(result.checks)).toEqual([
+      {
+        id: 'platform:sms',
+        name: 'sms',
+        status: 'fail',
+        finding: 'enabled, but platforms.sms.extra.public_url is not set',
+        fix: 'iris config set platforms.sms.extra.public_url <value> (docs/platforms.md)',
+      },
+      expect.objectContaining({ id: 'platform_access:sms', status: 'ok' }),
+    ]);
+    expect(result.code).toBe(1);
+    expect(twilio.requests.length).toBe(requests);
+    expectNoSecret(result);
+
+    // With it set, the account is checked with those credentials.
+    await setUp(`${sms}      public_url: https://iris.example.com/platforms/sms\n`, [`TWILIO_ACCOUNT_SID=${SID}`, `TWILIO_AUTH_TOKEN=${TWILIO_TOKEN}`]);
+    const fixed = await doctorJson();
+    expect(fixed.checks.find((c) => c.id === 'platform_probe:sms')).toMatchObject({ status: 'ok', finding: expect.stringMatching(/^Twilio account .* is active$/) as string });
+    expect(fixed.code).toBe(0);
+    expectNoSecret(fixed);
+  });
+
+  it('signal with no daemon listening: unreachable, with how to start it; exit 1', async () => {
+    const url = await closedPortUrl();
+    await setUp(`  signal:\n    enabled: true\n    extra:\n      http_url: ${url}\n      account: "+15550000000"\n`, []);
+    const result = await doctorJson();
+    const probe = result.checks.find((c) => c.id === 'platform_probe:signal');
+    expect(probe).toEqual({
+      id: 'platform_probe:signal',
+      name: 'signal probe',
+      status: 'fail',
+      finding: expect.stringMatching(new RegExp(`^signal-cli daemon unreachable at ${url.replace(/\./g, '\\.')}: `)) as string,
+      fix: 'start the daemon (signal-cli -a <number> daemon --http 127.0.0.1:8080) and check platforms.signal.extra.http_url',
+    });
+    expect(result.checks.find((c) => c.id === 'platform:signal')).toMatchObject({ status: 'ok', finding: `signal-cli daemon at ${url}, account +15550000000; no home_channel (/sethome in a chat sets it)` });
+    expect(result.code).toBe(1);
+  });
+});
