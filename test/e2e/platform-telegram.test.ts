@@ -74,6 +74,47 @@ const settledOutbox = (count: number) =>
 const sendCalls = () => telegram.calls('sendMessage');
 const wire = (messages: readonly FakeSentMessage[]) => messages.map((m) => [m.chat_id, m.message_thread_id, m.parse_mode, m.text]);
 
+/**
+ * Watches each getUpdates as it arrives, before the fake acts on it: the offset it names confirms
+ * the updates below it, so each of those must be in state.db already (read there and then).
+ * `unstored` lists the update ids confirmed too early; `stop()` ends the watch at the next call.
+ */
+function watchOffsets() {
+  const known = new Map<number, string>();
+  const unstored: number[] = [];
+  const offsets: number[] = [];
+  let checked = 0;
+  let stopping = false;
+  const watching = telegram.waitFor(
+    () => {
+      for (const update of telegram.pending()) {
+        const message = update.message as { message_id?: number; chat?: { id?: number } } | undefined;
+        if (message) known.set(Number(update.update_id), `${message.chat?.id}/${message.message_id}`);
+      }
+      const calls = telegram.calls('getUpdates');
+      for (const call of calls.slice(checked)) {
+        if (call.params.offset === undefined) continue;
+        const offset = Number(call.params.offset);
+        offsets.push(offset);
+        const stored = new Set(inboundRows(home).map((r) => `${r.chat_id}/${r.message_id}`));
+        for (const [id, key] of known) if (id < offset && !stored.has(key) && !unstored.includes(id)) unstored.push(id);
+      }
+      checked = calls.length;
+      return stopping;
+    },
+    60_000,
+    'the end of the offset watch',
+  );
+  return {
+    unstored,
+    offsets,
+    async stop() {
+      stopping = true;
+      await watching;
+    },
+  };
+}
+
 type SessionJson = { id: string; source: string; messages: number };
 async function sessions(): Promise<SessionJson[]> {
   const listed = await runIris(['sessions', 'list', '--json'], { home });
@@ -264,6 +305,7 @@ describe('telegram: start and restart', () => {
       15_000,
       'the second getUpdates',
     );
+    const watch = watchOffsets();
     const gateway = await start();
     await held;
     const sent = await telegram.waitForSent(3, 15_000);
@@ -288,6 +330,11 @@ describe('telegram: start and restart', () => {
     expect((await settledOutbox(4)).map((r) => r.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
     // Each message ran once.
     expect(turns().sort()).toEqual(['after restart', 'early one', 'early three', 'early two']);
+    // Every offset the gateway sent confirmed only what state.db held already.
+    await watch.stop();
+    expect(watch.offsets.length).toBeGreaterThan(1);
+    expect(Math.max(...watch.offsets)).toBeGreaterThan(Math.max(...first));
+    expect(watch.unstored).toEqual([]);
     expect(again.output()).not.toContain('Telegram poller crashed');
   });
 
