@@ -316,7 +316,8 @@ describe('telegram: start and restart', () => {
     ]);
     // The first getUpdates named no offset and got all three.
     expect(telegram.calls('getUpdates')[0]!.params.offset).toBeUndefined();
-    expect((await gateway.stop('SIGTERM')).code).toBe(0);
+    const stopped = await gateway.stop('SIGTERM');
+    expect(stopped, gateway.output()).toEqual({ code: 0, signal: null });
     expect(telegram.pending().map((u) => u.update_id)).toEqual(first);
 
     const again = await start();
