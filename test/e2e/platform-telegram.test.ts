@@ -16,6 +16,8 @@ const ALICE = 111_111;
 const BOB = 222_222;
 const STRANGER = 333_333;
 const GROUP = -1_001_234_567_890;
+/** For an answer to arrive: a run starts a runtime and calls the model (parallel test files slow it down). */
+const WAIT = 10_000;
 
 let upstream: FakeUpstream;
 let telegram: FakeTelegram;
@@ -115,6 +117,34 @@ function watchOffsets() {
   };
 }
 
+/**
+ * Until `release()`: every getUpdates that names an offset (one that would confirm updates) answers
+ * 502, a fault installed as the call arrives, before the fake reads it.
+ */
+function holdConfirmations() {
+  let holding = true;
+  let seen = 0;
+  const released = telegram.waitFor(
+    () => {
+      const calls = telegram.calls('getUpdates');
+      for (const call of calls.slice(seen)) {
+        if (holding && call.params.offset !== undefined) telegram.failNext('getUpdates', { status: 502, description: 'Bad Gateway' });
+      }
+      seen = calls.length;
+      return !holding;
+    },
+    60_000,
+    'the confirmations released',
+  );
+  return {
+    /** Resolves at the next call to the fake after release(). */
+    released,
+    release() {
+      holding = false;
+    },
+  };
+}
+
 type SessionJson = { id: string; source: string; messages: number };
 async function sessions(): Promise<SessionJson[]> {
   const listed = await runIris(['sessions', 'list', '--json'], { home });
@@ -129,17 +159,17 @@ describe('telegram: in and out', () => {
     await start();
     dm(ALICE, 'Is the build green?');
     // "typing…" goes out as the run starts, before the (delayed) answer.
-    const [typing] = await telegram.waitForCalls('sendChatAction', 1);
+    const [typing] = await telegram.waitForCalls('sendChatAction', 1, WAIT);
     expect(typing!.params).toEqual({ chat_id: String(ALICE), action: 'typing' });
     expect(telegram.sent).toHaveLength(0);
-    await telegram.waitForSent(1);
+    await telegram.waitForSent(1, WAIT);
 
     dm(ALICE, 'And the tests?');
-    await telegram.waitForSent(2);
+    await telegram.waitForSent(2, WAIT);
     inGroup(ALICE, 'Topic 42 question', 42);
-    await telegram.waitForSent(3);
+    await telegram.waitForSent(3, WAIT);
     inGroup(ALICE, 'Topic 43 question', 43);
-    const sent = await telegram.waitForSent(4);
+    const sent = await telegram.waitForSent(4, WAIT);
     expect(wire(sent)).toEqual([
       [String(ALICE), undefined, 'HTML', 'Re: Is the build green?'],
       [String(ALICE), undefined, 'HTML', 'Re: And the tests?'],
@@ -172,7 +202,7 @@ describe('telegram: in and out', () => {
     await writePlatformConfig(home, telegramYaml());
     await start();
     dm(STRANGER, 'let me in');
-    const [pairing] = await telegram.waitForSent(1);
+    const [pairing] = await telegram.waitForSent(1, WAIT);
     expect(pairing).toMatchObject({ chat_id: String(STRANGER), message_thread_id: undefined });
     const code = /pairing code is ([A-Z0-9]{8})/.exec(pairing!.text)?.[1];
     expect(code).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
@@ -190,14 +220,14 @@ describe('telegram: in and out', () => {
     expect(modelCalls()).toHaveLength(0);
     // An allowed user's answer is a barrier: the drain has run since; still one code only.
     dm(ALICE, 'ping');
-    await telegram.waitForSent(2);
+    await telegram.waitForSent(2, WAIT);
     expect(wire(telegram.sent.slice(1))).toEqual([[String(ALICE), undefined, 'HTML', 'Hi: ping']]);
     expect(turns()).toEqual(['ping']);
 
     const approved = await runIris(['pairing', 'approve', 'telegram', code!.toLowerCase()], { home });
     expect(approved.code).toBe(0);
     dm(STRANGER, 'now?');
-    const sent = await telegram.waitForSent(3);
+    const sent = await telegram.waitForSent(3, WAIT);
     expect(wire(sent.slice(2))).toEqual([[String(STRANGER), undefined, 'HTML', 'Hi: now?']]);
     expect(sent.filter((m) => m.text.includes('pairing code'))).toHaveLength(1);
     expect(inboundRows(home).map((r) => r.state)).toEqual(['ignored', 'ignored', 'ignored', 'answered', 'answered']);
@@ -245,12 +275,12 @@ describe('telegram: in and out', () => {
     await writePlatformConfig(home, telegramYaml());
     await start();
     dm(ALICE, 'status?');
-    const [html] = await telegram.waitForSent(1);
+    const [html] = await telegram.waitForSent(1, WAIT);
     expect(wire([html!])).toEqual([[String(ALICE), undefined, 'HTML', '<b>Deploy</b> done: <code>npm test</code> &amp; &lt;ok&gt;, see <i>notes</i>']]);
 
     telegram.refuseHtml(true);
     dm(ALICE, 'again?');
-    const sent = await telegram.waitForSent(2);
+    const sent = await telegram.waitForSent(2, WAIT);
     expect(wire(sent.slice(1))).toEqual([[String(ALICE), undefined, undefined, markdown]]);
     // Tried once with HTML (refused), once without: three sendMessage calls in all.
     expect(sendCalls().map((c) => c.params.parse_mode)).toEqual(['HTML', 'HTML', undefined]);
@@ -294,20 +324,11 @@ describe('telegram: start and restart', () => {
     upstream.script('main-m', { kind: 'echo', prefix: 'E: ' });
     const first = [dm(ALICE, 'early one'), dm(ALICE, 'early two'), dm(BOB, 'early three')];
     expect(telegram.pending()).toHaveLength(3);
-    // The gateway's second getUpdates would confirm the three; it fails (the offset does not reach
-    // the fake), so at the restart they are all still unconfirmed and come again.
-    const held = telegram.waitFor(
-      () => {
-        if (telegram.calls('getUpdates').length < 2) return false;
-        telegram.failNext('getUpdates', { status: 502, description: 'Bad Gateway' }, 3);
-        return true;
-      },
-      15_000,
-      'the second getUpdates',
-    );
+    // Every getUpdates that would confirm them fails while this gateway runs (the offset never
+    // reaches the fake), so at the restart all three are still unconfirmed and come again.
+    const hold = holdConfirmations();
     const watch = watchOffsets();
     const gateway = await start();
-    await held;
     const sent = await telegram.waitForSent(3, 15_000);
     expect(sent.map((m) => [m.chat_id, m.text]).sort()).toEqual([
       [String(ALICE), 'E: early one'],
@@ -319,8 +340,12 @@ describe('telegram: start and restart', () => {
     const stopped = await gateway.stop('SIGTERM');
     expect(stopped, gateway.output()).toEqual({ code: 0, signal: null });
     expect(telegram.pending().map((u) => u.update_id)).toEqual(first);
+    // It did try to confirm them, with an offset past the three.
+    expect(watch.offsets.some((offset) => offset > Math.max(...first))).toBe(true);
+    hold.release();
 
     const again = await start();
+    await hold.released;
     // The restarted gateway confirms the three it is handed again (stored already: dedup)...
     await telegram.waitFor(() => telegram.pending().length === 0, 15_000, 'the old updates confirmed');
     // ...and a new message, answered after them, proves they are not waiting to be answered.
@@ -388,7 +413,7 @@ describe('telegram: deliveries, home channel and chat commands', () => {
     await writePlatformConfig(home, telegramYaml());
     await start();
     inGroup(BOB, '/sethome');
-    const [answer] = await telegram.waitForSent(1);
+    const [answer] = await telegram.waitForSent(1, WAIT);
     expect(wire([answer!])).toEqual([[String(GROUP), undefined, 'HTML', 'This chat is now the home channel for telegram: deliveries without a chat come here.']]);
     const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as { platforms: { telegram: { extra: { home_channel: unknown; allowed_users: unknown } } } };
     expect(config.platforms.telegram.extra.home_channel).toBe(String(GROUP));
@@ -408,7 +433,7 @@ describe('telegram: deliveries, home channel and chat commands', () => {
     await writePlatformConfig(home, telegramYaml());
     await start();
     dm(ALICE, '/help');
-    const [help] = await telegram.waitForSent(1);
+    const [help] = await telegram.waitForSent(1, WAIT);
     expect(wire([help!])).toEqual([
       [
         String(ALICE),
@@ -428,13 +453,13 @@ describe('telegram: deliveries, home channel and chat commands', () => {
     expect(modelCalls()).toHaveLength(0);
 
     dm(ALICE, 'first');
-    await telegram.waitForSent(2);
+    await telegram.waitForSent(2, WAIT);
     expect(telegram.sent[1]!.text).toBe('M: first');
     const before = await sessions();
     expect(before).toHaveLength(1);
 
     dm(ALICE, '/new');
-    const sentNew = await telegram.waitForSent(3);
+    const sentNew = await telegram.waitForSent(3, WAIT);
     const after = await sessions();
     expect(after).toHaveLength(2);
     const fresh = after.find((s) => s.id !== before[0]!.id)!;
@@ -442,13 +467,13 @@ describe('telegram: deliveries, home channel and chat commands', () => {
     expect(fresh).toMatchObject({ source: 'telegram', messages: 0 });
 
     dm(ALICE, '/model other-m');
-    const switched = await telegram.waitForSent(4);
+    const switched = await telegram.waitForSent(4, WAIT);
     expect(switched[3]!.text.split('\n')[0]).toBe('session now on openai · other-m');
     // /new and /model ran no turn.
     expect(turns()).toEqual(['first']);
 
     dm(ALICE, 'second');
-    await telegram.waitForSent(5);
+    await telegram.waitForSent(5, WAIT);
     expect(telegram.sent[4]!.text).toBe('O: second');
     const second = modelCalls().find((r) => lastUserText(r.body as Record<string, unknown>) === 'second');
     expect((second!.body as { model: string }).model).toBe('other-m');
@@ -470,7 +495,7 @@ describe('telegram: robustness and status', () => {
     const bad = telegram.pushRawUpdate({ message: { message_id: 'not a number', chat: 'nowhere', text: 'boom' } });
     await confirmed(bad);
     dm(ALICE, 'still there?');
-    const [sent] = await telegram.waitForSent(1);
+    const [sent] = await telegram.waitForSent(1, WAIT);
     expect(sent!.text).toBe('R: still there?');
     expect(inboundRows(home).map((r) => r.text)).toEqual(['still there?']);
     expect(gateway.child.exitCode).toBeNull();
@@ -500,7 +525,7 @@ describe('telegram: robustness and status', () => {
     await gateway.stop('SIGTERM');
 
     const wrong = await start('987654321:wrong-token-0123456789abcdefghij');
-    await telegram.waitForCalls('getUpdates', 1);
+    await telegram.waitForCalls('getUpdates', 1, WAIT);
     const refused = await waitFor(async () => {
       const result = await runIris(['gateway', 'status', '--json'], { home });
       const platforms = (JSON.parse(result.stdout) as { platforms?: Array<{ name: string; connected: boolean; detail: string }> }).platforms;
