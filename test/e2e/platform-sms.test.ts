@@ -153,7 +153,9 @@ describe('sms: in and out', () => {
     expect(sent!.body).toBe('ok');
     const sends = twilio.requests.filter((r) => r.path.endsWith('/Messages.json'));
     expect(sends).toHaveLength(3);
-    expect(outboxRows(home)).toMatchObject([{ state: 'sent', attempts: 3 }]);
+    // Twilio has the message before the gateway records it as sent.
+    const settled = await waitFor(() => (outboxRows(home)[0]?.state === 'sent' ? outboxRows(home) : undefined), 5_000, 'the message recorded as sent');
+    expect(settled).toMatchObject([{ state: 'sent', attempts: 3 }]);
 
     twilio.failNext({ status: 400, code: 21211, message: "The 'To' number +15550 is not a valid phone number." });
     const refused = await runIris(['send', '--to', `sms:${ALICE}`, 'a note', '--json'], { home, env: ENV() });
