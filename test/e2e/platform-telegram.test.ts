@@ -409,7 +409,7 @@ describe('telegram: deliveries, home channel and chat commands', () => {
     ]);
   });
 
-  it('/sethome writes home_channel to config.yaml and answers; iris send without a chat then goes there', async () => {
+  it('/sethome writes home_channel to config.yaml and answers; iris send without a chat then goes there, and to a named topic', async () => {
     await writePlatformConfig(home, telegramYaml());
     await start();
     inGroup(BOB, '/sethome');
@@ -425,9 +425,13 @@ describe('telegram: deliveries, home channel and chat commands', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ state: 'sent', chat_id: String(GROUP), thread_id: null });
     expect(wire(telegram.sent.slice(1))).toEqual([[String(GROUP), undefined, 'HTML', '<b>Deploy</b> done']]);
+    // A chat and a topic named on the command line.
+    const topic = await runIris(['send', '--to', `telegram:${GROUP}:42`, 'in the topic', '--json'], { home, env: ENV() });
+    expect(JSON.parse(topic.stdout)).toMatchObject({ state: 'sent', chat_id: String(GROUP), thread_id: '42' });
+    expect(wire(telegram.sent.slice(2))).toEqual([[String(GROUP), 42, 'HTML', 'in the topic']]);
   });
 
-  it('/help answers the commands without a model call; /new starts a new session; /model switches the model', async () => {
+  it('/help (also /help@bot and an unknown command) answers the commands without a model call; /new starts a new session; /model switches the model', async () => {
     upstream.script('main-m', { kind: 'echo', prefix: 'M: ' });
     upstream.script('other-m', { kind: 'echo', prefix: 'O: ' });
     await writePlatformConfig(home, telegramYaml());
@@ -450,31 +454,39 @@ describe('telegram: deliveries, home channel and chat commands', () => {
         ].join('\n'),
       ],
     ]);
+    // In a group the command may carry the bot's name; an unknown command gets the list too.
+    inGroup(BOB, '/help@iris_test_bot');
+    inGroup(BOB, '/frobnicate');
+    const more = await telegram.waitForSent(3, WAIT);
+    expect(wire(more.slice(1))).toEqual([
+      [String(GROUP), undefined, 'HTML', help!.text],
+      [String(GROUP), undefined, 'HTML', `Unknown command /frobnicate.\n${help!.text}`],
+    ]);
     expect(modelCalls()).toHaveLength(0);
 
     dm(ALICE, 'first');
-    await telegram.waitForSent(2, WAIT);
-    expect(telegram.sent[1]!.text).toBe('M: first');
+    await telegram.waitForSent(4, WAIT);
+    expect(telegram.sent[3]!.text).toBe('M: first');
     const before = await sessions();
     expect(before).toHaveLength(1);
 
     dm(ALICE, '/new');
-    const sentNew = await telegram.waitForSent(3, WAIT);
+    const sentNew = await telegram.waitForSent(5, WAIT);
     const after = await sessions();
     expect(after).toHaveLength(2);
     const fresh = after.find((s) => s.id !== before[0]!.id)!;
-    expect(sentNew[2]!.text).toBe(`New conversation started (session ${fresh.id}).`);
+    expect(sentNew[4]!.text).toBe(`New conversation started (session ${fresh.id}).`);
     expect(fresh).toMatchObject({ source: 'telegram', messages: 0 });
 
     dm(ALICE, '/model other-m');
-    const switched = await telegram.waitForSent(4, WAIT);
-    expect(switched[3]!.text.split('\n')[0]).toBe('session now on openai · other-m');
+    const switched = await telegram.waitForSent(6, WAIT);
+    expect(switched[5]!.text.split('\n')[0]).toBe('session now on openai · other-m');
     // /new and /model ran no turn.
     expect(turns()).toEqual(['first']);
 
     dm(ALICE, 'second');
-    await telegram.waitForSent(5, WAIT);
-    expect(telegram.sent[4]!.text).toBe('O: second');
+    await telegram.waitForSent(7, WAIT);
+    expect(telegram.sent[6]!.text).toBe('O: second');
     const second = modelCalls().find((r) => lastUserText(r.body as Record<string, unknown>) === 'second');
     expect((second!.body as { model: string }).model).toBe('other-m');
     expect((modelCalls()[0]!.body as { model: string }).model).toBe('main-m');
