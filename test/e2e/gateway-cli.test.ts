@@ -144,6 +144,20 @@ describe('start-up checks: no partial start', () => {
   });
 });
 
+describe('iris gateway run: signals', () => {
+  it('a SIGTERM the moment the listening line is out stops the gateway gracefully, not by the signal', async () => {
+    await configure(routes('        pr:\n          secret: s-0123456789abcdef\n'));
+    // The signal follows the line at once: the gateway must be catching it by then (it used to
+    // install its handlers only after printing, so the default action could kill it).
+    for (let round = 0; round < 5; round++) {
+      const gateway = await startGatewayProcess(home, modelEnv());
+      running.push(gateway);
+      expect(await gateway.stop('SIGTERM'), gateway.output()).toEqual({ code: 0, signal: null });
+      expect(gateway.output()).toContain('gateway stopped');
+    }
+  });
+});
+
 describe('iris gateway start | status | restart | stop', () => {
   it('manages a background gateway through its pid file', async () => {
     await configure(routes('        pr:\n          secret: s-0123456789abcdef\n', '127.0.0.1', 0).replace('port: 0', `port: ${await freePort()}`));

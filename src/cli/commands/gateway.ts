@@ -26,33 +26,57 @@ export function consoleLogPath(paths: HomePaths): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Foreground: runs until SIGTERM or SIGINT; a second signal exits at once. */
+/**
+ * Foreground: runs until SIGTERM or SIGINT; a second signal exits at once. The signals are caught
+ * before the gateway starts: one that comes while it starts (its chat platforms may be answering
+ * already, and the listening line may be out) stops it gracefully once it has started, instead of
+ * killing the process with the signal's default action.
+ */
 export async function gatewayRun(): Promise<number> {
-  const paths = await openHome();
-  const env = await openEnv(paths);
-  await openConfig(paths); // prints config warnings once, as every command does
-  const started = await startGateway({ paths, env, print: (line) => printData(line) });
+  let stopping = false;
+  let received: NodeJS.Signals | undefined;
+  let stopStarted: ((signal: NodeJS.Signals) => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      printWarning(`${signal} again: exiting without waiting for runs (they run again at the next start)`);
+      process.exit(130);
+    }
+    stopping = true;
+    if (stopStarted) stopStarted(signal);
+    else received = signal;
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  const removeHandlers = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  let started: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    const paths = await openHome();
+    const env = await openEnv(paths);
+    await openConfig(paths); // prints config warnings once, as every command does
+    started = await startGateway({ paths, env, print: (line) => printData(line) });
+  } catch (err) {
+    removeHandlers();
+    throw err;
+  }
   if (!started.ok) {
+    removeHandlers();
     for (const problem of started.problems) printError(problem);
     if (started.code === 'config' && started.problems.length > 1) printError(`the gateway did not start (${started.problems.length} problems)`);
     return started.code === 'config' ? EXIT.usage : EXIT.failure;
   }
+  const gateway = started;
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        printWarning(`${signal} again: exiting without waiting for runs (they run again at the next start)`);
-        process.exit(130);
-      }
-      stopping = true;
+    stopStarted = (signal) => {
       printData(`${signal}: stopping (runs in flight stop at a safe point; the inbox keeps the rest)`);
-      void started.stop(signal).then(() => {
+      void gateway.stop(signal).then(() => {
         printData('gateway stopped');
         resolve(EXIT.ok);
       });
     };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+    if (received) stopStarted(received);
   });
 }
 
