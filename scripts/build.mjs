@@ -25,7 +25,7 @@ const result = await build({
   // pino loads its transports by file name at run time; it stays a normal dependency. The MCP SDK
   // stays one too: bundled, its full zod would share chunks with the config's zod/mini and pull
   // zod's JSON Schema generator into every command's start-up (test/e2e/cli-frame.test.ts).
-  external: ['pino', '@modelcontextprotocol/sdk'],
+  external: ['pino', '@modelcontextprotocol/sdk', 'ws'],
   // yaml's ESM build: esbuild hoists it into the chunk instead of wrapping CommonJS, which
   // saves several milliseconds of start-up on every command that reads the config.
   alias: { yaml: './node_modules/yaml/browser/index.js' },

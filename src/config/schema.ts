@@ -173,6 +173,12 @@ const signalPlatform = chatPlatform({
   /** The bot's own number, E.164. */
   account: z._default(z.string(), ''),
 });
+const slackPlatform = chatPlatform({
+  api_base: z._default(z.url(), 'https://slack.com/api'),
+});
+const discordPlatform = chatPlatform({
+  api_base: z._default(z.url(), 'https://discord.com/api/v10'),
+});
 const smsPlatform = chatPlatform({
   api_base: z._default(z.url(), 'https://api.twilio.com'),
   /** The Twilio number answers are sent from, E.164. */
@@ -215,7 +221,7 @@ export const configSchema = z.looseObject({
   fallback_providers: z._default(z.array(fallbackEntry), () => []),
   /** `''` means none; else one fallback entry or `"<provider>/<model>"`. */
   fallback_model: z._default(z.union([z.literal(''), providerModelRef, fallbackEntry]), ''),
-  platforms: z.prefault(z.looseObject({ webhook: webhookPlatform, telegram: telegramPlatform, signal: signalPlatform, sms: smsPlatform }), {}),
+  platforms: z.prefault(z.looseObject({ webhook: webhookPlatform, telegram: telegramPlatform, discord: discordPlatform, slack: slackPlatform, signal: signalPlatform, sms: smsPlatform }), {}),
   /** When older turns are summarised: a fraction of the main model's context length. */
   compression: z.prefault(
     z.looseObject({ threshold: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5) }),
@@ -275,10 +281,12 @@ export type FallbackEntry = z.output<typeof fallbackEntry>;
 export type WebhookRoute = z.output<typeof webhookRouteSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 /** The settings every chat platform has; each adds its own (api_base, http_url…). */
-export type ChatPlatformConfig = z.output<typeof telegramPlatform> | z.output<typeof signalPlatform> | z.output<typeof smsPlatform>;
+export type ChatPlatformConfig = z.output<typeof telegramPlatform> | z.output<typeof slackPlatform> | z.output<typeof discordPlatform> | z.output<typeof signalPlatform> | z.output<typeof smsPlatform>;
 export type TelegramConfig = z.output<typeof telegramPlatform>;
 export type SignalConfig = z.output<typeof signalPlatform>;
 export type SmsConfig = z.output<typeof smsPlatform>;
+export type SlackConfig = z.output<typeof slackPlatform>;
+export type DiscordConfig = z.output<typeof discordPlatform>;
 
 /**
  * Words for the `(allowed: …)` part of a problem, where the schema alone would not say what a
