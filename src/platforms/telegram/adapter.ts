@@ -12,6 +12,7 @@ import { markdownToTelegramHtml } from './markdown-html.js';
 import { DEFAULT_BACKOFF, describeFailure, failureState, type Backoff } from './poll-state.js';
 import { runPoller } from './poller.js';
 import { classifySendFailure, isEntityParseError } from './send-result.js';
+import { commandForAnotherBot } from './updates.js';
 
 export const TOKEN_ENV = 'TELEGRAM_BOT_TOKEN';
 const MISSING_TOKEN = `${TOKEN_ENV} is not set in .env`;
@@ -72,7 +73,13 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
     loop = runPoller({
       api: api(current),
       pollTimeout: options.extra.poll_timeout,
-      sink,
+      sink: async (message) => {
+        if (commandForAnotherBot(message.text, username)) {
+          log.debug({ platform: 'telegram', chat_id: message.chatId, message_id: message.messageId }, 'Telegram command for another bot skipped');
+          return;
+        }
+        await sink(message);
+      },
       log,
       backoff,
       signal: abort.signal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUpdate } from './updates.js';
+import { commandForAnotherBot, parseUpdate } from './updates.js';
 
 const privateMessage = {
   message_id: 17,
@@ -122,5 +122,16 @@ describe('parseUpdate: malformed updates', () => {
     ['date missing', { ...privateMessage, date: undefined }, 'malformed message (at date)'],
   ])('keeps the update id of a malformed message (%s) so that it can be acknowledged', (_name, message, reason) => {
     expect(parseUpdate({ update_id: 20, message })).toEqual({ kind: 'skip', updateId: 20, reason, malformed: true });
+  });
+});
+
+describe('commandForAnotherBot', () => {
+  it('is true only for a command addressed to a different bot', () => {
+    expect(commandForAnotherBot('/new@other_bot', 'iris_bot')).toBe(true);
+    expect(commandForAnotherBot('/help@Other_Bot please', 'iris_bot')).toBe(true);
+    expect(commandForAnotherBot('/new@IRIS_bot', 'iris_bot')).toBe(false);
+    expect(commandForAnotherBot('/new', 'iris_bot')).toBe(false);
+    expect(commandForAnotherBot('mail me at a@b.c', 'iris_bot')).toBe(false);
+    expect(commandForAnotherBot('/new@other_bot', null)).toBe(false);
   });
 });

@@ -88,3 +88,13 @@ export function parseUpdate(raw: unknown): ParsedUpdate {
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
+
+/**
+ * A command addressed to another bot in a group (`/new@other_bot`): Telegram shows it to every bot
+ * there that reads all messages, and it is not ours to act on (nor to send to the model). Pure.
+ */
+export function commandForAnotherBot(text: string, botUsername: string | null): boolean {
+  if (botUsername === null) return false;
+  const addressed = /^\/[A-Za-z0-9_]+@([A-Za-z0-9_]+)(?=\s|$)/.exec(text.trim())?.[1];
+  return addressed !== undefined && addressed.toLowerCase() !== botUsername.toLowerCase();
+}
