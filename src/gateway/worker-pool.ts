@@ -5,6 +5,7 @@ import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js
 import type { ListenerLog } from '../webhook/listener.js';
 import type { RunOutcome } from './run-event.js';
 import { errorMessage } from '../domain/error-message.js';
+import { createClaimPump } from './claim-pump.js';
 
 export type WorkerPoolOptions = {
   readonly concurrency: number;
@@ -19,54 +20,24 @@ export type WorkerPoolOptions = {
 };
 
 export const MAX_RUN_ATTEMPTS = 3;
-export const CLAIM_RETRY = Object.freeze({ firstMs: 250, maxMs: 30_000 });
-
-/** The wait before claim retry number `failures` (1, 2, …): doubling from `firstMs`, capped. */
-export function claimRetryDelay(failures: number, retry: { readonly firstMs: number; readonly maxMs: number } = CLAIM_RETRY): number {
-  return Math.min(retry.maxMs, retry.firstMs * 2 ** Math.max(0, Math.min(failures - 1, 30)));
-}
+export { CLAIM_RETRY, claimRetryDelay } from './claim-pump.js';
 
 export function createWorkerPool(options: WorkerPoolOptions) {
   const { inbox, log } = options;
-  const stopping = new AbortController();
-  const inFlight = new Set<Promise<void>>();
-  let active = 0;
-  let pumping = false;
-  let pumpAgain = false;
-  // A claim that failed is tried again on a timer: the queued events must not wait for the next
-  // webhook to arrive, which may be never.
-  let claimFailures = 0;
-  let retryTimer: NodeJS.Timeout | undefined;
 
-  function retryClaimLater(err: unknown): void {
-    claimFailures++;
-    const delay = claimRetryDelay(claimFailures, options.claimRetry);
-    log.error({ err: errorMessage(err), retry_in_ms: delay }, 'webhook inbox unavailable; claiming runs again shortly');
-    if (retryTimer || stopping.signal.aborted) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      void pump();
-    }, delay);
-  }
-
-  const track = (work: Promise<void>) => {
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-  };
-
-  async function deliver(record: WebhookEventRecord): Promise<void> {
+  async function deliver(record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
     try {
-      await options.deliver(record, stopping.signal);
+      await options.deliver(record, signal);
     } catch (err) {
       log.error({ id: record.id, route: record.route, err: errorMessage(err) }, 'webhook delivery failed unexpectedly; it is retried at the next start');
     }
   }
 
-  async function process(record: WebhookEventRecord): Promise<void> {
+  async function process(record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
     const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId };
     let outcome: RunOutcome;
     try {
-      outcome = await options.run(record, stopping.signal);
+      outcome = await options.run(record, signal);
     } catch (err) {
       outcome = { kind: 'failed', reason: `internal error: ${errorMessage(err)}` };
     }
@@ -85,79 +56,40 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       await inbox.finishRun(record.id, outcome.output);
       log.info({ ...context, chars: outcome.output.length }, 'webhook run finished');
       const stored = await inbox.get(record.id);
-      if (stored) await deliver(stored);
+      if (stored) await deliver(stored, signal);
     } catch (err) {
       log.error({ ...context, err: errorMessage(err) }, 'webhook run could not be recorded');
     }
   }
 
-  async function pump(): Promise<void> {
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    pumping = true;
-    try {
-      do {
-        pumpAgain = false;
-        while (!stopping.signal.aborted && active < options.concurrency) {
-          let record: WebhookEventRecord | undefined;
-          try {
-            record = await inbox.claimNextRun(options.maxRunAttempts);
-            claimFailures = 0;
-          } catch (err) {
-            retryClaimLater(err);
-            return;
-          }
-          if (!record) break;
-          active++;
-          track(
-            process(record).finally(() => {
-              active--;
-              void pump();
-            }),
-          );
-        }
-      } while (pumpAgain && !stopping.signal.aborted);
-    } finally {
-      pumping = false;
-    }
-  }
+  const pump = createClaimPump({
+    concurrency: options.concurrency,
+    claim: () => inbox.claimNextRun(options.maxRunAttempts),
+    run: process,
+    onClaimError: (err, retryInMs) => log.error({ err, retry_in_ms: retryInMs }, 'webhook inbox unavailable; claiming runs again shortly'),
+    ...(options.claimRetry ? { claimRetry: options.claimRetry } : {}),
+  });
 
   return {
     /** Delivers what finished before the last stop, then starts taking runs. */
     async start(): Promise<void> {
       const pending = await inbox.pendingDeliveries();
       if (pending.length > 0) log.info({ count: pending.length }, 'delivering finished runs left from the last start');
-      track(
+      pump.track(
         (async () => {
           for (const record of pending) {
-            if (stopping.signal.aborted) return;
-            await deliver(record);
+            if (pump.signal.aborted) return;
+            await deliver(record, pump.signal);
           }
         })(),
       );
-      await pump();
+      await pump.claimNow();
     },
     /** An event was accepted: take it if a slot is free. */
-    wake(): void {
-      void pump();
-    },
-    active: () => active,
+    wake: pump.wake,
+    active: pump.active,
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
-    async stop(graceMs: number): Promise<{ settled: boolean }> {
-      stopping.abort();
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
-      const all = Promise.allSettled([...inFlight]).then(() => true);
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), graceMs);
-      });
-      const settled = await Promise.race([all, timeout]);
-      clearTimeout(timer);
-      return { settled };
-    },
+    stop: pump.stop,
   };
 }
 

@@ -12,6 +12,7 @@ import { NoMainModelError, type AgentSession } from '../agent/agent.js';
 import { switchSessionModel } from '../agent/model-switch.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/runtime.js';
 import { errorMessage } from '../domain/error-message.js';
+import { createClaimPump } from '../gateway/claim-pump.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js';
 import type { Store } from '../store/types.js';
@@ -55,12 +56,6 @@ function platformInstructions(platform: PlatformName): string {
 
 export function createConversationRunner(deps: ConversationRunnerDeps) {
   const { store, log } = deps;
-  const stopping = new AbortController();
-  const inFlight = new Set<Promise<void>>();
-  let active = 0;
-  let pumping = false;
-  let pumpAgain = false;
-  let retryTimer: NodeJS.Timeout | undefined;
 
   async function withRuntime<T>(config: Readonly<Config>, platform: PlatformName, work: (runtime: AgentRuntime) => Promise<T>): Promise<T> {
     const oauth = await loadOAuthView(deps.paths);
@@ -154,7 +149,7 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     }
   }
 
-  async function answer(record: InboundRecord): Promise<Outcome> {
+  async function answer(record: InboundRecord, signal: AbortSignal): Promise<Outcome> {
     if (record.attempts > MAX_MESSAGE_ATTEMPTS) {
       const error = `the run was cut off ${record.attempts - 1} times`;
       return { kind: 'failed', text: 'Sorry, this message could not be answered: its run was interrupted several times.', error };
@@ -163,18 +158,18 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     if (!loaded.ok) return { kind: 'failed', text: 'Sorry, the agent cannot answer now: its configuration does not load.', error: loaded.error.message };
     const command = parseChatCommand(record.text);
     try {
-      return command ? await runCommand(command, record, loaded.config) : await runTurn(record, loaded.config, stopping.signal);
+      return command ? await runCommand(command, record, loaded.config) : await runTurn(record, loaded.config, signal);
     } catch (err) {
       if (err instanceof NoMainModelError) return { kind: 'failed', text: 'Sorry, the agent cannot answer: no main model is configured.', error: err.message };
       throw err;
     }
   }
 
-  async function process(record: InboundRecord): Promise<void> {
+  async function process(record: InboundRecord, signal: AbortSignal): Promise<void> {
     const context = { id: record.id, platform: record.platform, chat_id: record.chatId, message_id: record.messageId };
     let outcome: Outcome;
     try {
-      outcome = await answer(record);
+      outcome = await answer(record, signal);
     } catch (err) {
       outcome = { kind: 'failed', text: 'Sorry, something went wrong while answering.', error: `internal error: ${errorMessage(err)}` };
     }
@@ -195,61 +190,18 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     }
   }
 
-  async function pump(): Promise<void> {
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    pumping = true;
-    try {
-      do {
-        pumpAgain = false;
-        while (!stopping.signal.aborted && active < deps.concurrency) {
-          let record: InboundRecord | undefined;
-          try {
-            record = await store.platforms.claimNextInbound();
-          } catch (err) {
-            log.error({ err: errorMessage(err) }, 'platform messages cannot be read; trying again in a second');
-            retryTimer ??= setTimeout(() => {
-              retryTimer = undefined;
-              void pump();
-            }, 1_000);
-            return;
-          }
-          if (!record) break;
-          active++;
-          const work = process(record).finally(() => {
-            active--;
-            inFlight.delete(work);
-            void pump();
-          });
-          inFlight.add(work);
-        }
-      } while (pumpAgain && !stopping.signal.aborted);
-    } finally {
-      pumping = false;
-    }
-  }
+  const pump = createClaimPump({
+    concurrency: deps.concurrency,
+    claim: () => store.platforms.claimNextInbound(),
+    run: process,
+    onClaimError: (err, retryInMs) => log.error({ err, retry_in_ms: retryInMs }, 'platform messages cannot be read; trying again shortly'),
+  });
 
   return {
     /** A message was stored: answer it if a slot is free. */
-    wake(): void {
-      void pump();
-    },
+    wake: pump.wake,
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
-    async stop(graceMs: number): Promise<{ settled: boolean }> {
-      stopping.abort();
-      clearTimeout(retryTimer);
-      let timer: NodeJS.Timeout | undefined;
-      const settled = await Promise.race([
-        Promise.allSettled([...inFlight]).then(() => true),
-        new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), graceMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      return { settled };
-    },
+    stop: pump.stop,
   };
 }
 
