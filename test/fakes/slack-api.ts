@@ -69,6 +69,7 @@ export type FakeSlack = {
   /** While on, acks are recorded but ignored (the envelope is re-sent). */
   ignoreAcks(on: boolean): void;
   calls(method: string): FakeSlackRequest[];
+  /** Resolves once `predicate` holds (checked on every change and every 20 ms); rejects after timeoutMs. */
   waitFor(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
   waitForSent(count: number, timeoutMs?: number): Promise<FakeSlackSent[]>;
   close(): Promise<void>;
@@ -300,13 +301,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const waitFor = (predicate: () => boolean, timeoutMs = 10_000, what = 'condition') =>
     new Promise<void>((resolve, reject) => {
       if (predicate()) return resolve();
+      // Checked on every change of the fake and every 20 ms (for conditions on the client's side).
       const onChange = () => {
         if (!predicate()) return;
         clearTimeout(timer);
+        clearInterval(poll);
         events.off('change', onChange);
         resolve();
       };
+      const poll = setInterval(onChange, 20);
       const timer = setTimeout(() => {
+        clearInterval(poll);
         events.off('change', onChange);
         reject(new Error(`fake Slack: timed out after ${timeoutMs} ms waiting for ${what}`));
       }, timeoutMs);
