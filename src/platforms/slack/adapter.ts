@@ -9,10 +9,10 @@ import { markdownToMrkdwn } from './mrkdwn.js';
 import { classifySendFailure } from './send-result.js';
 import { runSocketLoop } from './socket.js';
 import { DEFAULT_BACKOFF, type Backoff } from './socket-state.js';
+import { APP_TOKEN_ENV, BOT_TOKEN_ENV } from './tokens.js';
 import { AUTH_ERRORS, createWebApi, describeWebFailure, type WebApiFailure } from './web-api.js';
 
-export const BOT_TOKEN_ENV = 'SLACK_BOT_TOKEN';
-export const APP_TOKEN_ENV = 'SLACK_APP_TOKEN';
+export { APP_TOKEN_ENV, BOT_TOKEN_ENV } from './tokens.js';
 /** auth.test and apps.connections.open: small calls that should answer at once. */
 const QUICK_CALL_MS = 10_000;
 
