@@ -18,6 +18,7 @@ import { registerSessions } from './groups/sessions.js';
 import { registerGateway } from './groups/gateway.js';
 import { registerWebhook } from './groups/webhook.js';
 import { registerPairing } from './groups/pairing.js';
+import { registerSlack } from './groups/slack.js';
 import { registerDashboard } from './groups/dashboard.js';
 import { registerSetup } from './groups/setup.js';
 import { registerAuth } from './groups/auth.js';
@@ -43,6 +44,7 @@ const GROUPS: ReadonlyArray<readonly [string, (program: Command, setExit: SetExi
   ['webhook', registerWebhook],
   ['send', registerSend],
   ['pairing', registerPairing],
+  ['slack', registerSlack],
   ['store', registerStore],
   ['dashboard', registerDashboard],
   ['setup', registerSetup],

@@ -57,8 +57,8 @@ describe('start-up checks: no partial start', () => {
     // a platform this version cannot run stops the start.
     [
       'an enabled chat platform this version cannot run',
-      `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  slack:\n    enabled: true\n`,
-      'platforms.slack.enabled: slack is not available in this version of Iris (telegram, signal and sms are); set it to false',
+      `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  discord:\n    enabled: true\n`,
+      'platforms.discord.enabled: discord is not available in this version of Iris (telegram, slack, signal and sms are); set it to false',
       2,
     ],
     ['an unknown deliver value', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],

@@ -21,7 +21,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
 };
 
 /** Groups that only hold subcommands (called alone they print their help and exit 2). */
-const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'pairing', 'model aux', 'store', 'mcp', 'kanban', 'curator', 'skills', 'profile'];
+const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'pairing', 'slack', 'model aux', 'store', 'mcp', 'kanban', 'curator', 'skills', 'profile'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
 const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -58,6 +58,7 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // No gateway has stored a pairing request here: the refusals (exit 1) are the JSON documents.
   ['pairing approve', ['telegram', 'k7q2m9xd']],
   ['pairing revoke', ['telegram', '4242']],
+  ['slack manifest', []],
   ['auth', []],
   ['auth add', ['openai', '--client-id', 'client-1', '--issuer', 'http://127.0.0.1:9/']],
   ['auth logout', ['openai']],

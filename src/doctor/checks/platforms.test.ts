@@ -59,6 +59,19 @@ describe('readPlatformSetup and checkPlatformSetup', () => {
     });
   });
 
+  it('slack: both tokens are required, named, never shown', () => {
+    const slack = config({ slack: { enabled: true } });
+    expect(checkPlatformSetup(readPlatformSetup('slack', slack, { SLACK_BOT_TOKEN: 'xoxb-1' }, true))).toMatchObject({
+      status: 'fail',
+      finding: 'enabled, but SLACK_APP_TOKEN is not set',
+      fix: 'iris config set SLACK_APP_TOKEN <secret> (docs/platforms.md)',
+    });
+    const done = checkPlatformSetup(readPlatformSetup('slack', slack, { SLACK_BOT_TOKEN: 'xoxb-secret', SLACK_APP_TOKEN: 'xapp-secret' }, true));
+    expect(done).toMatchObject({ status: 'ok', finding: 'SLACK_BOT_TOKEN and SLACK_APP_TOKEN are set; Web API at https://slack.com/api, Socket Mode; no home_channel (/sethome in a chat sets it)' });
+    expect(JSON.stringify(done)).not.toContain('secret');
+    expect(platformProbeDescription('slack', slack)).toBe('slack: auth.test and apps.connections.open at https://slack.com/api');
+  });
+
   it('signal: http_url is required, account advised', () => {
     expect(checkPlatformSetup(readPlatformSetup('signal', config({ signal: { enabled: true } }), {}, true))).toMatchObject({
       status: 'fail',
@@ -75,8 +88,8 @@ describe('readPlatformSetup and checkPlatformSetup', () => {
   });
 
   it('a platform this build cannot run fails with the way to switch it off, and has no access check', () => {
-    const setup = readPlatformSetup('slack', config({ slack: { enabled: true } }), {}, false);
-    expect(checkPlatformSetup(setup)).toMatchObject({ id: 'platform:slack', status: 'fail', fix: 'iris config set platforms.slack.enabled false' });
+    const setup = readPlatformSetup('discord', config({ discord: { enabled: true } }), {}, false);
+    expect(checkPlatformSetup(setup)).toMatchObject({ id: 'platform:discord', status: 'fail', fix: 'iris config set platforms.discord.enabled false' });
     expect(checkPlatformAccess(setup)).toBeUndefined();
   });
 });
@@ -128,7 +141,10 @@ describe('checkPlatformProbe', () => {
     ['sms', 'credentials', /TWILIO_AUTH_TOKEN/],
     ['sms', 'unreachable', /platforms\.sms\.extra\.api_base is reachable/],
     ['sms', undefined, /Twilio account in the console/],
-    ['slack', undefined, /platforms\.slack/],
+    ['slack', 'credentials', /SLACK_BOT_TOKEN <token>; iris config set SLACK_APP_TOKEN/],
+    ['slack', 'unreachable', /platforms\.slack\.extra\.api_base is reachable/],
+    ['slack', undefined, /Socket Mode on/],
+    ['discord', undefined, /platforms\.discord/],
   ] as const)('%s, cause %s: a fix', (name, cause, fix) => {
     expect(probeFix(name, cause)).toMatch(fix);
   });

@@ -6,6 +6,7 @@ import type { Env } from '../../config/home.js';
 import type { Config } from '../../config/schema.js';
 import type { PlatformName } from '../../domain/platforms.js';
 import { missingFor, readSmsSettings } from '../../platforms/sms/settings.js';
+import { APP_TOKEN_ENV as SLACK_APP_TOKEN_ENV, BOT_TOKEN_ENV as SLACK_BOT_TOKEN_ENV } from '../../platforms/slack/tokens.js';
 import { TOKEN_ENV as TELEGRAM_TOKEN_ENV } from '../../platforms/telegram/adapter.js';
 import type { PlatformCheck, PlatformCheckCause } from '../../platforms/types.js';
 import { fail, ok, plural, warn, type CheckResult } from '../types.js';
@@ -15,7 +16,7 @@ export const PLATFORM_PROBE_TIMEOUT_MS = 15_000;
 
 export type PlatformSetup = {
   readonly name: PlatformName;
-  /** This build has an adapter for it (slack and discord are named in config, not built yet). */
+  /** This build has an adapter for it (discord is named in config, not built yet). */
   readonly runnable: boolean;
   /** Secrets (variable names) and settings (config keys) it cannot run without, in a fixed order. */
   readonly missing: readonly string[];
@@ -39,7 +40,7 @@ function common(name: PlatformName, extra: ChatExtra): Pick<PlatformSetup, 'name
 
 /** What one enabled platform has and lacks, from config.yaml and the environment (.env first). */
 export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, env: Env, runnable: boolean): PlatformSetup {
-  const { telegram, signal, sms } = config.platforms;
+  const { telegram, slack, signal, sms } = config.platforms;
   switch (name) {
     case 'telegram':
       return {
@@ -48,6 +49,14 @@ export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, 
         missing: present(env[TELEGRAM_TOKEN_ENV]) ? [] : [TELEGRAM_TOKEN_ENV],
         advised: [],
         summary: `${TELEGRAM_TOKEN_ENV} is set; Bot API at ${telegram.extra.api_base}`,
+      };
+    case 'slack':
+      return {
+        ...common(name, slack.extra),
+        runnable,
+        missing: [SLACK_BOT_TOKEN_ENV, SLACK_APP_TOKEN_ENV].filter((variable) => !present(env[variable])),
+        advised: [],
+        summary: `${SLACK_BOT_TOKEN_ENV} and ${SLACK_APP_TOKEN_ENV} are set; Web API at ${slack.extra.api_base}, Socket Mode`,
       };
     case 'signal': {
       const { http_url: url, account } = signal.extra;
@@ -79,6 +88,8 @@ export function platformProbeDescription(name: PlatformName, config: Readonly<Co
   switch (name) {
     case 'telegram':
       return `telegram: getMe at ${config.platforms.telegram.extra.api_base}`;
+    case 'slack':
+      return `slack: auth.test and apps.connections.open at ${config.platforms.slack.extra.api_base}`;
     case 'signal':
       return `signal: GET ${config.platforms.signal.extra.http_url.trim().replace(/\/+$/, '')}/api/v1/check`;
     case 'sms':
@@ -98,7 +109,7 @@ export function checkPlatformSetup(setup: PlatformSetup): CheckResult {
   const { name } = setup;
   const id = `platform:${name}`;
   if (!setup.runnable) {
-    return fail(id, name, `${name} is enabled, but it is not available in this version of Iris (telegram, signal and sms are)`, `iris config set platforms.${name}.enabled false`);
+    return fail(id, name, `${name} is enabled, but it is not available in this version of Iris (telegram, slack, signal and sms are)`, `iris config set platforms.${name}.enabled false`);
   }
   if (setup.missing.length > 0) {
     return fail(id, name, `enabled, but ${setup.missing.join(', ')} ${plural(setup.missing.length, 'is', 'are')} not set`, `${setCommands(setup.missing)} (docs/platforms.md)`);
@@ -136,18 +147,21 @@ export function checkPlatformAccess(setup: PlatformSetup): CheckResult | undefin
 
 const CREDENTIAL_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: `get the bot's current token from @BotFather (/token) and set it: iris config set ${TELEGRAM_TOKEN_ENV} <token>`,
+  slack: `copy the Bot User OAuth Token (xoxb-, OAuth & Permissions) and an app-level token with connections:write (xapp-, Basic Information → App-Level Tokens) and set them: iris config set ${SLACK_BOT_TOKEN_ENV} <token>; iris config set ${SLACK_APP_TOKEN_ENV} <token>`,
   sms: 'copy the Account SID and Auth Token from the Twilio console and set them: iris config set TWILIO_ACCOUNT_SID <sid>; iris config set TWILIO_AUTH_TOKEN <token>',
 };
 
 const UNREACHABLE_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: 'check that platforms.telegram.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
   signal: 'start the daemon (signal-cli -a <number> daemon --http 127.0.0.1:8080) and check platforms.signal.extra.http_url',
+  slack: 'check that platforms.slack.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
   sms: 'check that platforms.sms.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
 };
 
 const OTHER_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: `check ${TELEGRAM_TOKEN_ENV} and platforms.telegram.extra.api_base`,
   signal: 'check platforms.signal.extra.http_url and .account, and the daemon (signal-cli listAccounts)',
+  slack: `check ${SLACK_BOT_TOKEN_ENV}, ${SLACK_APP_TOKEN_ENV} (Socket Mode on, the app installed) and platforms.slack.extra.api_base`,
   sms: 'check the Twilio account in the console, and platforms.sms.extra.api_base',
 };
 
