@@ -58,7 +58,7 @@ describe('start-up checks: no partial start', () => {
     [
       'an enabled chat platform this version cannot run',
       `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  slack:\n    enabled: true\n`,
-      'platforms.slack.enabled: slack is not available in this version of Iris (telegram, signal and sms are); set it to false',
+      'platforms.slack.enabled: slack is not available in this version of Iris (telegram, discord, signal and sms are); set it to false',
       2,
     ],
     ['an unknown deliver value', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],
