@@ -88,6 +88,8 @@ export type FakeDiscord = {
   invalidateSession(): void;
   /** On the next RESUME, the last `count` dispatches already sent are sent again too (a duplicate delivery). */
   duplicateOnResume(count: number): void;
+  /** How many already-sent dispatches duplicateOnResume has sent again. */
+  redelivered(): number;
   /** The client's frames with this op. */
   opsOf(op: number): FakeGatewayOp[];
   isConnected(): boolean;
@@ -132,6 +134,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let early: { t: string; d: unknown }[] = [];
   let live: Live | null = null;
   let duplicates = 0;
+  let redelivered = 0;
 
   const server = createServer((req, res) => void handle(req, res));
   const wss = new WebSocketServer({ server });
@@ -235,6 +238,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     const replay = session.log.filter((entry) => entry.s > from);
     const dup = duplicates > 0 ? session.log.filter((entry) => entry.s <= from && entry.t === 'MESSAGE_CREATE').slice(-duplicates) : [];
     duplicates = 0;
+    redelivered += dup.length;
     me.ready = true;
     for (const entry of [...dup, ...replay]) sendDispatch(me.ws, entry);
     dispatch('RESUMED', null);
@@ -416,6 +420,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     duplicateOnResume: (count) => {
       duplicates = count;
     },
+    redelivered: () => redelivered,
     opsOf,
     isConnected: () => live?.ready === true,
     sessionId: () => session?.id ?? null,
