@@ -142,7 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   // routes or secrets, so they stop the start.
   const webhookProblems = loaded.problems.filter((p) => p.path.startsWith('platforms.')).map(formatProblem);
   const unsupported = chatPlatforms.filter((name) => !isRunnablePlatform(name));
-  for (const name of unsupported) webhookProblems.push(`platforms.${name}.enabled: ${name} is not available in this version of Iris (telegram, slack, signal and sms are); set it to false`);
+  for (const name of unsupported) webhookProblems.push(`platforms.${name}.enabled: ${name} is not available in this version of Iris; set it to false`);
 
   // The log is opened only once the checks pass; until then subscription problems are kept here.
   const opened: { log?: Logger } = {};

@@ -1,5 +1,5 @@
 // The platforms this build can run, each adapter loaded only when its platform is enabled.
-// Discord is named in config and routes already; its adapter is not built yet.
+// Every platform the config names has an adapter here; one that did not would be refused at start.
 import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import type { PlatformName } from '../domain/platforms.js';
@@ -10,6 +10,7 @@ export type AdapterContext = { readonly config: Readonly<Config>; readonly env: 
 
 const LOADERS: Partial<Record<PlatformName, (context: AdapterContext) => Promise<PlatformAdapter>>> = {
   telegram: async ({ config, env, log }) => (await import('./telegram/adapter.js')).createTelegramAdapter({ extra: config.platforms.telegram.extra, env, log }),
+  discord: async ({ config, env, log }) => (await import('./discord/adapter.js')).createDiscordAdapter({ extra: config.platforms.discord.extra, env, log }),
   signal: async ({ config, log }) => (await import('./signal/adapter.js')).createSignalAdapter({ extra: config.platforms.signal.extra, log }),
   slack: async ({ config, env, log }) => (await import('./slack/adapter.js')).createSlackAdapter({ extra: config.platforms.slack.extra, env, log }),
   sms: async ({ config, env, log }) => (await import('./sms/adapter.js')).createSmsAdapter({ extra: config.platforms.sms.extra, env, log }),

@@ -53,14 +53,7 @@ describe('start-up checks: no partial start', () => {
       'route "pr" delivers a forge_comment but platforms.webhook.extra.routes.pr.deliver_extra has no repo and pr_number',
       2,
     ],
-    // A route to a platform that is not enabled is disabled, not refused (test/e2e/platform-sms.test.ts);
-    // a platform this version cannot run stops the start.
-    [
-      'an enabled chat platform this version cannot run',
-      `${routes('        pr:\n          secret: s-0123456789abcdef\n')}  discord:\n    enabled: true\n`,
-      'platforms.discord.enabled: discord is not available in this version of Iris (telegram, slack, signal and sms are); set it to false',
-      2,
-    ],
+    // A route to a platform that is not enabled is disabled, not refused (below, and test/e2e/platform-sms.test.ts).
     ['an unknown deliver value', routes('        pr:\n          secret: s-0123456789abcdef\n          deliver: carrier-pigeon\n'), 'platforms.webhook.extra.routes.pr.deliver: ', 2],
     [
       'a route secret of spaces (which HMAC would accept as a key)',

@@ -31,7 +31,7 @@ export async function sendCommand(text: string, options: SendOptions): Promise<n
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0 || waitSeconds > 600) throw new CliFailure('usage', '--wait: seconds from 0 to 600');
   if (text.trim() === '') throw new CliFailure('usage', 'the message is empty');
   const { platform } = parsed.target;
-  if (!isRunnablePlatform(platform)) throw new CliFailure('usage', `${platform} is not available in this version of Iris (telegram, slack, signal and sms are)`);
+  if (!isRunnablePlatform(platform)) throw new CliFailure('usage', `${platform} is not available in this version of Iris`);
   const paths = await openHome();
   const env = await openEnv(paths);
   const { config } = await openConfig(paths);

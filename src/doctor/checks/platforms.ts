@@ -16,7 +16,7 @@ export const PLATFORM_PROBE_TIMEOUT_MS = 15_000;
 
 export type PlatformSetup = {
   readonly name: PlatformName;
-  /** This build has an adapter for it (discord is named in config, not built yet). */
+  /** This build has an adapter for it. */
   readonly runnable: boolean;
   /** Secrets (variable names) and settings (config keys) it cannot run without, in a fixed order. */
   readonly missing: readonly string[];
@@ -109,7 +109,7 @@ export function checkPlatformSetup(setup: PlatformSetup): CheckResult {
   const { name } = setup;
   const id = `platform:${name}`;
   if (!setup.runnable) {
-    return fail(id, name, `${name} is enabled, but it is not available in this version of Iris (telegram, slack, signal and sms are)`, `iris config set platforms.${name}.enabled false`);
+    return fail(id, name, `${name} is enabled, but it is not available in this version of Iris`, `iris config set platforms.${name}.enabled false`);
   }
   if (setup.missing.length > 0) {
     return fail(id, name, `enabled, but ${setup.missing.join(', ')} ${plural(setup.missing.length, 'is', 'are')} not set`, `${setCommands(setup.missing)} (docs/platforms.md)`);
