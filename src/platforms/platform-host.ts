@@ -43,7 +43,8 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   const nowMs = deps.nowMs ?? Date.now;
   const adapters = new Map<PlatformName, PlatformAdapter>();
   for (const name of enabledPlatforms(deps.config)) {
-    adapters.set(name, await createPlatformAdapter(name, { config: deps.config, env: deps.env, log }));
+    const cursor = { load: () => store.platforms.getCursor(name), save: (value: string) => store.platforms.setCursor(name, value) };
+    adapters.set(name, await createPlatformAdapter(name, { config: deps.config, env: deps.env, log, cursor }));
   }
   const drain = createOutboxDrain({ store, adapters, log, nowMs, isAlive: processIsAlive, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
   const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake(), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) });

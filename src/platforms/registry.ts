@@ -6,7 +6,10 @@ import type { PlatformName } from '../domain/platforms.js';
 import { enabledPlatformNames } from './delivery-target.js';
 import type { PlatformAdapter, PlatformLog } from './types.js';
 
-export type AdapterContext = { readonly config: Readonly<Config>; readonly env: Env; readonly log: PlatformLog };
+/** Where a platform's receiving stands, kept in the store across restarts (opaque text). */
+export type PlatformCursor = { load(): Promise<string | undefined>; save(value: string): Promise<void> };
+
+export type AdapterContext = { readonly config: Readonly<Config>; readonly env: Env; readonly log: PlatformLog; readonly cursor?: PlatformCursor };
 
 const LOADERS: Partial<Record<PlatformName, (context: AdapterContext) => Promise<PlatformAdapter>>> = {
   telegram: async ({ config, env, log }) => (await import('./telegram/adapter.js')).createTelegramAdapter({ extra: config.platforms.telegram.extra, env, log }),

@@ -208,6 +208,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX platform_pairing_by_user ON platform_pairing (platform, user_id, expires_at);
 
+      -- Where a platform's receiving stands, for a restart to go on from there (Discord: the
+      -- Gateway session and the sequence number of the last stored dispatch, to RESUME).
+      CREATE TABLE platform_cursors (
+        platform TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
       CREATE TABLE platform_approved_users (
         platform TEXT NOT NULL,
         user_id TEXT NOT NULL,

@@ -317,6 +317,15 @@ describe.each([
       expect((await p.claimDueOutbox('telegram', 4_000, 10)).map((m) => m.id)).toEqual([1, 2, 3]);
     });
 
+    it('keeps a cursor per platform, replaced by the next one', async () => {
+      const p = store.platforms;
+      expect(await p.getCursor('discord')).toBeUndefined();
+      await p.setCursor('discord', '{"s":1}');
+      await p.setCursor('discord', '{"s":2}');
+      await p.setCursor('slack', 'x');
+      expect([await p.getCursor('discord'), await p.getCursor('slack'), await p.getCursor('telegram')]).toEqual(['{"s":2}', 'x', undefined]);
+    });
+
     it('puts back only the rows of a claimer that is not alive: a live process keeps its sends', async () => {
       const p = store.platforms;
       await p.enqueue([outbox({ chatId: 'a' }), outbox({ chatId: 'b' }), outbox({ chatId: 'c' })]);

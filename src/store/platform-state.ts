@@ -159,6 +159,10 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     nextAttempt: db.prepare<[], { at: number | null }>("SELECT min(next_attempt_at) AS at FROM platform_outbox WHERE state = 'queued'"),
     outboxDepth: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM platform_outbox WHERE state IN ('queued', 'sending')"),
 
+    getCursor: db.prepare<[string], { value: string }>('SELECT value FROM platform_cursors WHERE platform = ?'),
+    setCursor: db.prepare<[string, string, number]>(
+      'INSERT INTO platform_cursors (platform, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (platform) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+    ),
     sessionFor: db.prepare<[string], { session_id: string }>('SELECT session_id FROM platform_sessions WHERE session_key = ?'),
     setSession: db.prepare<[string, string, number]>(
       'INSERT INTO platform_sessions (session_key, session_id, updated_at) VALUES (?, ?, ?) ON CONFLICT (session_key) DO UPDATE SET session_id = excluded.session_id, updated_at = excluded.updated_at',
@@ -307,6 +311,8 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     nextOutboxAttempt: () => guarded(() => s.nextAttempt.get()?.at ?? undefined),
     outboxDepth: () => guarded(() => s.outboxDepth.get()!.n),
 
+    getCursor: (platform) => guarded(() => s.getCursor.get(platform)?.value),
+    setCursor: (platform, value) => guarded(() => void s.setCursor.run(platform, value, now())),
     sessionFor: (key) => guarded(() => s.sessionFor.get(key)?.session_id),
     setSession: (key, sessionId) => guarded(() => void s.setSession.run(key, sessionId, now())),
 

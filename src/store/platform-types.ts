@@ -112,6 +112,10 @@ export interface PlatformStore {
   nextOutboxAttempt(): Promise<number | undefined>;
   outboxDepth(): Promise<number>;
 
+  /** Where a platform's receiving stands (opaque to the store), kept across restarts. */
+  getCursor(platform: PlatformName): Promise<string | undefined>;
+  setCursor(platform: PlatformName, value: string): Promise<void>;
+
   /** The session a conversation is in. */
   sessionFor(sessionKey: string): Promise<string | undefined>;
   setSession(sessionKey: string, sessionId: string): Promise<void>;

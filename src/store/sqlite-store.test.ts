@@ -110,6 +110,7 @@ describe('openSqliteStore: schema', () => {
         'kanban_tasks',
         'messages',
         'platform_approved_users',
+        'platform_cursors',
         'platform_inbound',
         'platform_outbox',
         'platform_pairing',
