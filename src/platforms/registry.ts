@@ -4,16 +4,13 @@ import type { Env } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import type { PlatformName } from '../domain/platforms.js';
 import { enabledPlatformNames } from './delivery-target.js';
-import type { PlatformAdapter, PlatformLog } from './types.js';
-
-/** Where a platform's receiving stands, kept in the store across restarts (opaque text). */
-export type PlatformCursor = { load(): Promise<string | undefined>; save(value: string): Promise<void> };
+import type { PlatformAdapter, PlatformCursor, PlatformLog } from './types.js';
 
 export type AdapterContext = { readonly config: Readonly<Config>; readonly env: Env; readonly log: PlatformLog; readonly cursor?: PlatformCursor };
 
 const LOADERS: Partial<Record<PlatformName, (context: AdapterContext) => Promise<PlatformAdapter>>> = {
   telegram: async ({ config, env, log }) => (await import('./telegram/adapter.js')).createTelegramAdapter({ extra: config.platforms.telegram.extra, env, log }),
-  discord: async ({ config, env, log }) => (await import('./discord/adapter.js')).createDiscordAdapter({ extra: config.platforms.discord.extra, env, log }),
+  discord: async ({ config, env, log, cursor }) => (await import('./discord/adapter.js')).createDiscordAdapter({ extra: config.platforms.discord.extra, env, log, ...(cursor ? { cursor } : {}) }),
   signal: async ({ config, log }) => (await import('./signal/adapter.js')).createSignalAdapter({ extra: config.platforms.signal.extra, log }),
   slack: async ({ config, env, log }) => (await import('./slack/adapter.js')).createSlackAdapter({ extra: config.platforms.slack.extra, env, log }),
   sms: async ({ config, env, log }) => (await import('./sms/adapter.js')).createSmsAdapter({ extra: config.platforms.sms.extra, env, log }),

@@ -42,6 +42,9 @@ export type PlatformCheck =
   | { readonly ok: true; readonly detail: string }
   | { readonly ok: false; readonly reason: string; readonly cause?: PlatformCheckCause };
 
+/** Where a platform's receiving stands, kept in the store across restarts (opaque text). */
+export type PlatformCursor = { load(): Promise<string | undefined>; save(value: string): Promise<void> };
+
 export type PlatformLog = {
   debug(fields: object, message: string): void;
   info(fields: object, message: string): void;

@@ -228,3 +228,38 @@ describe('Discord adapter: sending', () => {
     expect(await createDiscordAdapter({ extra: { api_base: discord.url }, env: {}, log }).check()).toEqual({ ok: false, reason: 'DISCORD_BOT_TOKEN is not set in .env' });
   });
 });
+
+describe('the session kept between processes (the platform cursor)', () => {
+  it('saves the session with the last stored sequence; a new adapter RESUMEs it and gets what came meanwhile', async () => {
+    const saved: string[] = [];
+    const cursor = { load: () => Promise.resolve(saved[saved.length - 1]), save: (value: string) => Promise.resolve(void saved.push(value)) };
+    await adapter.stop();
+    adapter = createDiscordAdapter({ extra: { api_base: discord.url }, env: { DISCORD_BOT_TOKEN: TOKEN }, log, backoff: { firstMs: 20, maxMs: 200 }, jitter: () => 0.1, cursor });
+    await startAdapter();
+    discord.pushMessage({ channelId: DM, authorId: ALICE, content: 'one' });
+    await until(() => received.length === 1, 'the first message');
+    await until(() => JSON.parse(saved[saved.length - 1] ?? 'null')?.seq > 1, 'the cursor saved past it');
+    const last = JSON.parse(saved[saved.length - 1]!) as { id: string; seq: number; botId: string; resumeUrl: string };
+    expect(last.id).toBe(discord.sessionId());
+    expect(last.botId).toMatch(/^\d+$/);
+    // The process dies (no goodbye); a message arrives while nothing is connected.
+    await adapter.stop();
+    discord.dropSocket();
+    discord.pushMessage({ channelId: DM, authorId: ALICE, content: 'two' });
+    const identifiesBefore = discord.opsOf(2).length;
+    adapter = createDiscordAdapter({ extra: { api_base: discord.url }, env: { DISCORD_BOT_TOKEN: TOKEN }, log, backoff: { firstMs: 20, maxMs: 200 }, jitter: () => 0.1, cursor });
+    await startAdapter();
+    await until(() => received.length === 2, 'the message sent while down');
+    expect(received.map((m) => m.text)).toEqual(['one', 'two']);
+    const resume = discord.opsOf(6).at(-1)?.d as { session_id: string; seq: number };
+    expect(resume).toMatchObject({ session_id: last.id, seq: last.seq });
+    expect(discord.opsOf(2).length).toBe(identifiesBefore);
+  });
+
+  it('an unreadable cursor is no session: it identifies anew', async () => {
+    await adapter.stop();
+    adapter = createDiscordAdapter({ extra: { api_base: discord.url }, env: { DISCORD_BOT_TOKEN: TOKEN }, log, backoff: { firstMs: 20, maxMs: 200 }, jitter: () => 0.1, cursor: { load: () => Promise.resolve('{not json'), save: () => Promise.resolve() } });
+    await startAdapter();
+    expect(discord.opsOf(2).length).toBeGreaterThan(0);
+  });
+});

@@ -4,8 +4,10 @@
 import type { Env } from '../../config/home.js';
 import type { DiscordConfig } from '../../config/schema.js';
 import { realSleep } from '../../delivery/retry.js';
-import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformLog, SendResult } from '../types.js';
+import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformCursor, PlatformLog, SendResult } from '../types.js';
 import { DEFAULT_BACKOFF, runGateway, type Backoff, type Dispatch } from './gateway.js';
+import type { GatewaySession } from './protocol.js';
+import { loadCursor, parseSavedSession } from './session-cursor.js';
 import { parseMessageCreate, placeInChannel, readChannel, type ChannelInfo } from './messages.js';
 import { createDiscordRest, type DiscordRest } from './rest.js';
 import { classifySendFailure, noteRateLimit, waitBeforeSend } from './send-result.js';
@@ -25,6 +27,8 @@ export type DiscordAdapterOptions = {
   readonly nowMs?: () => number;
   /** 0..1 for the first heartbeat's delay (tests fix it). */
   readonly jitter?: () => number;
+  /** Where the Gateway session is kept between processes, so a restart RESUMEs it (nothing sent meanwhile is lost). */
+  readonly cursor?: PlatformCursor;
 };
 
 type BotUser = { readonly id?: unknown; readonly username?: unknown };
@@ -108,7 +112,20 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
     const abort = new AbortController();
     controller = abort;
     state = { connected: false, detail: 'connecting' };
+    // The session the last process left, with the bot's id (a RESUME brings no READY to learn it).
+    const saved = parseSavedSession(await loadCursor(options.cursor, log));
+    if (saved) botId = saved.botId;
+    let saving = Promise.resolve();
+    const save = (session: GatewaySession | null) => {
+      if (!options.cursor) return;
+      const value = JSON.stringify(session && botId ? { ...session, botId } : null);
+      const cursor = options.cursor;
+      // In order, one at a time; a failure only means a restart re-identifies (and may miss what came meanwhile).
+      saving = saving.then(() => cursor.save(value)).catch((err: unknown) => log.warn({ platform: 'discord', err: err instanceof Error ? err.message : String(err) }, 'Discord session could not be saved'));
+    };
     loop = runGateway({
+      initialSession: saved?.session ?? null,
+      onSession: save,
       rest: rest(current),
       token: current,
       log,

@@ -37,6 +37,10 @@ export type GatewayOptions = {
   readonly sleep?: Sleep;
   /** 0..1 for the first heartbeat's delay (tests fix it). */
   readonly jitter?: () => number;
+  /** A session an earlier process left (its last handled sequence): RESUMEd first, so nothing sent meanwhile is lost. */
+  readonly initialSession?: GatewaySession | null;
+  /** The session changed (READY, a dispatch handled, or null when it ended): for a later process to RESUME. */
+  readonly onSession?: (session: GatewaySession | null) => void;
 };
 
 type ConnectionEnd = { readonly code: number; readonly reason: string; readonly invalidSession?: boolean; readonly resumable?: boolean; readonly sinkFailed?: boolean; readonly zombie?: boolean };
@@ -45,7 +49,11 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
   const { log, signal, rest, token } = options;
   const sleep = options.sleep ?? realSleep;
   const jitter = options.jitter ?? Math.random;
-  let session: GatewaySession | null = null;
+  let session: GatewaySession | null = options.initialSession ?? null;
+  const setSession = (next: GatewaySession | null) => {
+    session = next;
+    options.onSession?.(next);
+  };
   // Closures (READY, a handled dispatch) replace the session; read it through here, not narrowed.
   const current = (): GatewaySession | null => session;
   let gatewayUrl: string | null = null;
@@ -83,11 +91,12 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
           log.warn({ platform: 'discord' }, 'Discord READY without session_id/resume_gateway_url/user; treating the session as not resumable');
           return;
         }
-        session = { id: r.sessionId, resumeUrl: r.resumeUrl, seq: 0 };
+        // The bot first: a saved session names it (a RESUME brings no READY).
+        options.onReady({ id: r.botId, name: r.botName });
+        setSession({ id: r.sessionId, resumeUrl: r.resumeUrl, seq: 0 });
         ready = true;
         failures = 0;
         lastDetail = '';
-        options.onReady({ id: r.botId, name: r.botName });
         options.setState({ connected: true, detail: r.botName ? `connected as ${r.botName}` : 'connected' });
         log.info({ platform: 'discord', bot: r.botName }, 'Discord gateway: ready (new session)');
       },
@@ -99,13 +108,13 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
         log.info({ platform: 'discord', seq: session?.seq }, 'Discord gateway: session resumed');
       },
       handled: (s) => {
-        if (session && s !== null && s > session.seq) session = { ...session, seq: s };
+        if (session && s !== null && s > session.seq) setSession({ ...session, seq: s });
       },
     });
     if (signal.aborted) break;
     if (end.invalidSession && !end.resumable) {
       log.info({ platform: 'discord' }, 'Discord refused the RESUME (INVALID_SESSION): identifying anew');
-      session = null;
+      setSession(null);
       // Discord asks for a pause of 1–5 s before the new IDENTIFY.
       await sleep(Math.max(1000 * jitter(), options.backoff.firstMs), signal);
       continue;
@@ -113,12 +122,12 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
     const decision = end.invalidSession ? { next: 'resume' as const, detail: 'session invalidated (resumable)' } : closeDecision(end.code, end.reason);
     if (decision.next === 'fatal') {
       failures += 1;
-      session = null;
+      setSession(null);
       gatewayUrl = null;
       await fail(decision.detail, options.backoff.maxMs);
       continue;
     }
-    if (decision.next === 'identify') session = null;
+    if (decision.next === 'identify') setSession(null);
     if (!current()) gatewayUrl = null;
     failures = ready ? 1 : failures + 1;
     const why = end.sinkFailed ? 'a message was not stored; resuming to have it again' : end.zombie ? 'no HEARTBEAT_ACK; reconnecting' : decision.detail;
