@@ -5,6 +5,7 @@
 import type { Env } from '../../config/home.js';
 import type { Config } from '../../config/schema.js';
 import type { PlatformName } from '../../domain/platforms.js';
+import { TOKEN_ENV as DISCORD_TOKEN_ENV } from '../../platforms/discord/token.js';
 import { missingFor, readSmsSettings } from '../../platforms/sms/settings.js';
 import { TOKEN_ENV as TELEGRAM_TOKEN_ENV } from '../../platforms/telegram/adapter.js';
 import type { PlatformCheck, PlatformCheckCause } from '../../platforms/types.js';
@@ -39,7 +40,7 @@ function common(name: PlatformName, extra: ChatExtra): Pick<PlatformSetup, 'name
 
 /** What one enabled platform has and lacks, from config.yaml and the environment (.env first). */
 export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, env: Env, runnable: boolean): PlatformSetup {
-  const { telegram, signal, sms } = config.platforms;
+  const { telegram, discord, signal, sms } = config.platforms;
   switch (name) {
     case 'telegram':
       return {
@@ -48,6 +49,14 @@ export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, 
         missing: present(env[TELEGRAM_TOKEN_ENV]) ? [] : [TELEGRAM_TOKEN_ENV],
         advised: [],
         summary: `${TELEGRAM_TOKEN_ENV} is set; Bot API at ${telegram.extra.api_base}`,
+      };
+    case 'discord':
+      return {
+        ...common(name, discord.extra),
+        runnable,
+        missing: present(env[DISCORD_TOKEN_ENV]) ? [] : [DISCORD_TOKEN_ENV],
+        advised: [],
+        summary: `${DISCORD_TOKEN_ENV} is set; API at ${discord.extra.api_base}`,
       };
     case 'signal': {
       const { http_url: url, account } = signal.extra;
@@ -79,6 +88,8 @@ export function platformProbeDescription(name: PlatformName, config: Readonly<Co
   switch (name) {
     case 'telegram':
       return `telegram: getMe at ${config.platforms.telegram.extra.api_base}`;
+    case 'discord':
+      return `discord: GET /users/@me at ${config.platforms.discord.extra.api_base}`;
     case 'signal':
       return `signal: GET ${config.platforms.signal.extra.http_url.trim().replace(/\/+$/, '')}/api/v1/check`;
     case 'sms':
@@ -136,17 +147,20 @@ export function checkPlatformAccess(setup: PlatformSetup): CheckResult | undefin
 
 const CREDENTIAL_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: `get the bot's current token from @BotFather (/token) and set it: iris config set ${TELEGRAM_TOKEN_ENV} <token>`,
+  discord: `reset the bot's token in the Discord Developer Portal (Bot → Reset Token) and set it: iris config set ${DISCORD_TOKEN_ENV} <token>`,
   sms: 'copy the Account SID and Auth Token from the Twilio console and set them: iris config set TWILIO_ACCOUNT_SID <sid>; iris config set TWILIO_AUTH_TOKEN <token>',
 };
 
 const UNREACHABLE_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: 'check that platforms.telegram.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
+  discord: 'check that platforms.discord.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
   signal: 'start the daemon (signal-cli -a <number> daemon --http 127.0.0.1:8080) and check platforms.signal.extra.http_url',
   sms: 'check that platforms.sms.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
 };
 
 const OTHER_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: `check ${TELEGRAM_TOKEN_ENV} and platforms.telegram.extra.api_base`,
+  discord: `check ${DISCORD_TOKEN_ENV} and platforms.discord.extra.api_base`,
   signal: 'check platforms.signal.extra.http_url and .account, and the daemon (signal-cli listAccounts)',
   sms: 'check the Twilio account in the console, and platforms.sms.extra.api_base',
 };

@@ -9,8 +9,10 @@ import { DEFAULT_BACKOFF, runGateway, type Backoff, type Dispatch } from './gate
 import { parseMessageCreate, placeInChannel, readChannel, type ChannelInfo } from './messages.js';
 import { createDiscordRest, type DiscordRest } from './rest.js';
 import { classifySendFailure, noteRateLimit, waitBeforeSend } from './send-result.js';
+import { TOKEN_ENV } from './token.js';
 
-export const TOKEN_ENV = 'DISCORD_BOT_TOKEN';
+export { TOKEN_ENV } from './token.js';
+
 const MISSING_TOKEN = `${TOKEN_ENV} is not set in .env`;
 const QUICK_CALL_MS = 10_000;
 /** Channels known (thread or not): bounded, the oldest forgotten first. */
