@@ -224,7 +224,7 @@ describe('Discord adapter: sending', () => {
     await adapter.typing?.(CHANNEL, THREAD);
     expect(discord.typing).toEqual([THREAD]);
     expect(await adapter.check()).toEqual({ ok: true, detail: 'bot iris-test' });
-    expect(await make('nope').check()).toEqual({ ok: false, reason: 'Discord rejected the token in DISCORD_BOT_TOKEN: token rejected (401)', cause: 'credentials' });
+    expect(await make('nope').check()).toEqual({ ok: false, reason: 'Discord rejected the token in DISCORD_BOT_TOKEN (401)', cause: 'credentials' });
     expect(await createDiscordAdapter({ extra: { api_base: discord.url }, env: {}, log }).check()).toEqual({ ok: false, reason: 'DISCORD_BOT_TOKEN is not set in .env' });
   });
 });

@@ -177,7 +177,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
     const me = await rest(current).request<BotUser | null>('GET', '/users/@me', { timeoutMs: QUICK_CALL_MS, ...(signal ? { signal } : {}) });
     if (!me.ok) {
       if (me.kind === 'network') return { ok: false, reason: `Discord unreachable: ${me.reason}`, cause: 'unreachable' };
-      if (me.status === 401) return { ok: false, reason: `Discord rejected the token in ${TOKEN_ENV}: token rejected (401)`, cause: 'credentials' };
+      if (me.status === 401) return { ok: false, reason: `Discord rejected the token in ${TOKEN_ENV} (401)`, cause: 'credentials' };
       return { ok: false, reason: `Discord ${me.status}: ${me.message}` };
     }
     return { ok: true, detail: typeof me.body?.username === 'string' ? `bot ${me.body.username}` : 'token accepted' };
