@@ -116,6 +116,18 @@ describe('Discord adapter: the Gateway', () => {
     expect(discord.opsOf(2)).toHaveLength(1);
   });
 
+  it('a heartbeat without an ACK before the next one ends the connection; it RESUMEs', async () => {
+    await startAdapter();
+    discord.withholdAcks(true);
+    await discord.waitForOps(6, 1, 3000);
+    discord.withholdAcks(false);
+    expect(discord.connections.length).toBeGreaterThanOrEqual(2);
+    await discord.waitFor(() => discord.isConnected(), 2000, 'resumed');
+    dm('still here');
+    await until(() => received.length === 1, 'a message after the zombie');
+    expect(discord.opsOf(2)).toHaveLength(1);
+  });
+
   it('a refused RESUME (INVALID_SESSION false) is followed by a new IDENTIFY', async () => {
     await startAdapter();
     discord.invalidateSession();
