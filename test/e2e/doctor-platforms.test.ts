@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeDiscord } from '../fakes/discord-api.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram-api.js';
 import { closedPortUrl } from '../fakes/token-endpoint.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio-api.js';
@@ -125,6 +126,36 @@ describe('iris doctor: chat platforms', () => {
     expect(text.stdout).toContain('✗ telegram probe: Telegram rejected the token in TELEGRAM_BOT_TOKEN (401)\n');
     expect(text.stdout).toContain('! telegram access: allow_all_users is true');
     expectNoSecret(text);
+  });
+
+  it('discord: GET /users/@me with DISCORD_BOT_TOKEN; a wrong token fails naming the variable, never printing it', async () => {
+    const discordToken = 'MTk4.discord-doctor-token.0123456789';
+    const discord = await startFakeDiscord({ token: discordToken, botName: 'iris-doctor' });
+    try {
+      const yaml = `  discord:\n    enabled: true\n    extra:\n      api_base: ${discord.url}\n      allowed_users: ["410000000000000001"]\n`;
+      await setUp(yaml, [`DISCORD_BOT_TOKEN=${discordToken}`]);
+      const good = await doctorJson();
+      expect(platformChecks(good.checks)).toEqual([
+        { id: 'platform:discord', name: 'discord', status: 'ok', finding: `DISCORD_BOT_TOKEN is set; API at ${discord.url}; no home_channel (/sethome in a chat sets it)` },
+        expect.objectContaining({ id: 'platform_access:discord', status: 'ok' }),
+        { id: 'platform_probe:discord', name: 'discord probe', status: 'ok', finding: 'bot iris-doctor' },
+      ]);
+      expect(discord.requests.filter((r) => r.path === '/users/@me' && r.authorized)).toHaveLength(1);
+
+      await setUp(yaml, ['DISCORD_BOT_TOKEN=MTk4.not-this-one.0123456789']);
+      const bad = await doctorJson();
+      expect(platformChecks(bad.checks).at(-1)).toEqual({
+        id: 'platform_probe:discord',
+        name: 'discord probe',
+        status: 'fail',
+        finding: 'Discord rejected the token in DISCORD_BOT_TOKEN (401)',
+        fix: "reset the bot's token in the Discord Developer Portal (Bot → Reset Token) and set it: iris config set DISCORD_BOT_TOKEN <token>",
+      });
+      expect(bad.code).toBe(1);
+      for (const secret of [discordToken, 'not-this-one']) expect(bad.stdout + bad.stderr + good.stdout + good.stderr).not.toContain(secret);
+    } finally {
+      await discord.close();
+    }
   });
 
   it('sms without public_url: a failure naming the setting, and Twilio is not asked; exit 1', async () => {

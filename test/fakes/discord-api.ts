@@ -90,6 +90,8 @@ export type FakeDiscord = {
   duplicateOnResume(count: number): void;
   /** How many already-sent dispatches duplicateOnResume has sent again. */
   redelivered(): number;
+  /** While on, heartbeats get no HEARTBEAT_ACK (a zombied connection). */
+  withholdAcks(on: boolean): void;
   /** The client's frames with this op. */
   opsOf(op: number): FakeGatewayOp[];
   isConnected(): boolean;
@@ -135,6 +137,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let live: Live | null = null;
   let duplicates = 0;
   let redelivered = 0;
+  let acksWithheld = false;
 
   const server = createServer((req, res) => void handle(req, res));
   const wss = new WebSocketServer({ server });
@@ -188,7 +191,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       ops.push({ op, d: payload.d, connection: index, at: Date.now() });
       changed();
       const d = (payload.d ?? {}) as Record<string, unknown>;
-      if (op === 1) frame(ws, { op: 11, d: null });
+      if (op === 1) {
+        if (!acksWithheld) frame(ws, { op: 11, d: null });
+      }
       else if (op === 2) identify(me, d);
       else if (op === 6) resume(me, d);
       else if (op !== 3) ws.close(4001, 'Unknown opcode.');
@@ -421,6 +426,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       duplicates = count;
     },
     redelivered: () => redelivered,
+    withholdAcks: (on) => {
+      acksWithheld = on;
+    },
     opsOf,
     isConnected: () => live?.ready === true,
     sessionId: () => session?.id ?? null,

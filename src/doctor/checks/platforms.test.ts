@@ -39,6 +39,15 @@ describe('readPlatformSetup and checkPlatformSetup', () => {
     }
   });
 
+  it('discord: DISCORD_BOT_TOKEN required, named and never shown; the probe and its fixes', () => {
+    const discord = config({ discord: { enabled: true, extra: { allowed_users: ['410000000000000001'] } } });
+    const setup = readPlatformSetup('discord', discord, { DISCORD_BOT_TOKEN: TOKEN }, true);
+    expect(checkPlatformSetup(setup)).toEqual({ id: 'platform:discord', name: 'discord', status: 'ok', finding: 'DISCORD_BOT_TOKEN is set; API at https://discord.com/api/v10; no home_channel (/sethome in a chat sets it)' });
+    expect(checkPlatformSetup(readPlatformSetup('discord', discord, {}, true))).toMatchObject({ status: 'fail', finding: 'enabled, but DISCORD_BOT_TOKEN is not set', fix: 'iris config set DISCORD_BOT_TOKEN <secret> (docs/platforms.md)' });
+    expect(platformProbeDescription('discord', discord)).toBe('discord: GET /users/@me at https://discord.com/api/v10');
+    expect(probeFix('discord', 'credentials')).toContain('Developer Portal');
+  });
+
   it('sms names each missing secret and setting, in order', () => {
     const bare = config({ sms: { enabled: true } });
     expect(checkPlatformSetup(readPlatformSetup('sms', bare, {}, true))).toMatchObject({

@@ -5,6 +5,7 @@
 import type { Env } from '../../config/home.js';
 import type { Config } from '../../config/schema.js';
 import type { PlatformName } from '../../domain/platforms.js';
+import { TOKEN_ENV as DISCORD_TOKEN_ENV } from '../../platforms/discord/token.js';
 import { missingFor, readSmsSettings } from '../../platforms/sms/settings.js';
 import { APP_TOKEN_ENV as SLACK_APP_TOKEN_ENV, BOT_TOKEN_ENV as SLACK_BOT_TOKEN_ENV } from '../../platforms/slack/tokens.js';
 import { TOKEN_ENV as TELEGRAM_TOKEN_ENV } from '../../platforms/telegram/adapter.js';
@@ -40,7 +41,7 @@ function common(name: PlatformName, extra: ChatExtra): Pick<PlatformSetup, 'name
 
 /** What one enabled platform has and lacks, from config.yaml and the environment (.env first). */
 export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, env: Env, runnable: boolean): PlatformSetup {
-  const { telegram, slack, signal, sms } = config.platforms;
+  const { telegram, discord, slack, signal, sms } = config.platforms;
   switch (name) {
     case 'telegram':
       return {
@@ -57,6 +58,14 @@ export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, 
         missing: [SLACK_BOT_TOKEN_ENV, SLACK_APP_TOKEN_ENV].filter((variable) => !present(env[variable])),
         advised: [],
         summary: `${SLACK_BOT_TOKEN_ENV} and ${SLACK_APP_TOKEN_ENV} are set; Web API at ${slack.extra.api_base}, Socket Mode`,
+      };
+    case 'discord':
+      return {
+        ...common(name, discord.extra),
+        runnable,
+        missing: present(env[DISCORD_TOKEN_ENV]) ? [] : [DISCORD_TOKEN_ENV],
+        advised: [],
+        summary: `${DISCORD_TOKEN_ENV} is set; API at ${discord.extra.api_base}`,
       };
     case 'signal': {
       const { http_url: url, account } = signal.extra;
@@ -90,6 +99,8 @@ export function platformProbeDescription(name: PlatformName, config: Readonly<Co
       return `telegram: getMe at ${config.platforms.telegram.extra.api_base}`;
     case 'slack':
       return `slack: auth.test and apps.connections.open at ${config.platforms.slack.extra.api_base}`;
+    case 'discord':
+      return `discord: GET /users/@me at ${config.platforms.discord.extra.api_base}`;
     case 'signal':
       return `signal: GET ${config.platforms.signal.extra.http_url.trim().replace(/\/+$/, '')}/api/v1/check`;
     case 'sms':
@@ -148,11 +159,13 @@ export function checkPlatformAccess(setup: PlatformSetup): CheckResult | undefin
 const CREDENTIAL_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: `get the bot's current token from @BotFather (/token) and set it: iris config set ${TELEGRAM_TOKEN_ENV} <token>`,
   slack: `copy the Bot User OAuth Token (xoxb-, OAuth & Permissions) and an app-level token with connections:write (xapp-, Basic Information → App-Level Tokens) and set them: iris config set ${SLACK_BOT_TOKEN_ENV} <token>; iris config set ${SLACK_APP_TOKEN_ENV} <token>`,
+  discord: `reset the bot's token in the Discord Developer Portal (Bot → Reset Token) and set it: iris config set ${DISCORD_TOKEN_ENV} <token>`,
   sms: 'copy the Account SID and Auth Token from the Twilio console and set them: iris config set TWILIO_ACCOUNT_SID <sid>; iris config set TWILIO_AUTH_TOKEN <token>',
 };
 
 const UNREACHABLE_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: 'check that platforms.telegram.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
+  discord: 'check that platforms.discord.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
   signal: 'start the daemon (signal-cli -a <number> daemon --http 127.0.0.1:8080) and check platforms.signal.extra.http_url',
   slack: 'check that platforms.slack.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
   sms: 'check that platforms.sms.extra.api_base is reachable from this machine (network, HTTPS_PROXY)',
@@ -160,6 +173,7 @@ const UNREACHABLE_FIXES: Partial<Record<PlatformName, string>> = {
 
 const OTHER_FIXES: Partial<Record<PlatformName, string>> = {
   telegram: `check ${TELEGRAM_TOKEN_ENV} and platforms.telegram.extra.api_base`,
+  discord: `check ${DISCORD_TOKEN_ENV} and platforms.discord.extra.api_base`,
   signal: 'check platforms.signal.extra.http_url and .account, and the daemon (signal-cli listAccounts)',
   slack: `check ${SLACK_BOT_TOKEN_ENV}, ${SLACK_APP_TOKEN_ENV} (Socket Mode on, the app installed) and platforms.slack.extra.api_base`,
   sms: 'check the Twilio account in the console, and platforms.sms.extra.api_base',

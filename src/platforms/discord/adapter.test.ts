@@ -116,6 +116,18 @@ describe('Discord adapter: the Gateway', () => {
     expect(discord.opsOf(2)).toHaveLength(1);
   });
 
+  it('a heartbeat without an ACK before the next one ends the connection; it RESUMEs', async () => {
+    await startAdapter();
+    discord.withholdAcks(true);
+    await discord.waitForOps(6, 1, 3000);
+    discord.withholdAcks(false);
+    expect(discord.connections.length).toBeGreaterThanOrEqual(2);
+    await discord.waitFor(() => discord.isConnected(), 2000, 'resumed');
+    dm('still here');
+    await until(() => received.length === 1, 'a message after the zombie');
+    expect(discord.opsOf(2)).toHaveLength(1);
+  });
+
   it('a refused RESUME (INVALID_SESSION false) is followed by a new IDENTIFY', async () => {
     await startAdapter();
     discord.invalidateSession();
@@ -224,7 +236,7 @@ describe('Discord adapter: sending', () => {
     await adapter.typing?.(CHANNEL, THREAD);
     expect(discord.typing).toEqual([THREAD]);
     expect(await adapter.check()).toEqual({ ok: true, detail: 'bot iris-test' });
-    expect(await make('nope').check()).toEqual({ ok: false, reason: 'Discord rejected the token in DISCORD_BOT_TOKEN: token rejected (401)', cause: 'credentials' });
+    expect(await make('nope').check()).toEqual({ ok: false, reason: 'Discord rejected the token in DISCORD_BOT_TOKEN (401)', cause: 'credentials' });
     expect(await createDiscordAdapter({ extra: { api_base: discord.url }, env: {}, log }).check()).toEqual({ ok: false, reason: 'DISCORD_BOT_TOKEN is not set in .env' });
   });
 });

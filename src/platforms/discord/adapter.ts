@@ -11,8 +11,10 @@ import { loadCursor, parseSavedSession } from './session-cursor.js';
 import { parseMessageCreate, placeInChannel, readChannel, type ChannelInfo } from './messages.js';
 import { createDiscordRest, type DiscordRest } from './rest.js';
 import { classifySendFailure, noteRateLimit, waitBeforeSend } from './send-result.js';
+import { TOKEN_ENV } from './token.js';
 
-export const TOKEN_ENV = 'DISCORD_BOT_TOKEN';
+export { TOKEN_ENV } from './token.js';
+
 const MISSING_TOKEN = `${TOKEN_ENV} is not set in .env`;
 const QUICK_CALL_MS = 10_000;
 /** Channels known (thread or not): bounded, the oldest forgotten first. */
@@ -192,7 +194,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
     const me = await rest(current).request<BotUser | null>('GET', '/users/@me', { timeoutMs: QUICK_CALL_MS, ...(signal ? { signal } : {}) });
     if (!me.ok) {
       if (me.kind === 'network') return { ok: false, reason: `Discord unreachable: ${me.reason}`, cause: 'unreachable' };
-      if (me.status === 401) return { ok: false, reason: `Discord rejected the token in ${TOKEN_ENV}: token rejected (401)`, cause: 'credentials' };
+      if (me.status === 401) return { ok: false, reason: `Discord rejected the token in ${TOKEN_ENV} (401)`, cause: 'credentials' };
       return { ok: false, reason: `Discord ${me.status}: ${me.message}` };
     }
     return { ok: true, detail: typeof me.body?.username === 'string' ? `bot ${me.body.username}` : 'token accepted' };

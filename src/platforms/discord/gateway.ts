@@ -59,6 +59,7 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
   let gatewayUrl: string | null = null;
   let failures = 0;
   let lastDetail = '';
+  let botName: string | null = null;
 
   const fail = async (detail: string, delayMs: number) => {
     options.setState({ connected: false, detail });
@@ -97,6 +98,7 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
         ready = true;
         failures = 0;
         lastDetail = '';
+        botName = r.botName;
         options.setState({ connected: true, detail: r.botName ? `connected as ${r.botName}` : 'connected' });
         log.info({ platform: 'discord', bot: r.botName }, 'Discord gateway: ready (new session)');
       },
@@ -104,7 +106,7 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
         ready = true;
         failures = 0;
         lastDetail = '';
-        options.setState({ connected: true, detail: 'connected (resumed)' });
+        options.setState({ connected: true, detail: botName ? `connected as ${botName}` : 'connected' });
         log.info({ platform: 'discord', seq: session?.seq }, 'Discord gateway: session resumed');
       },
       handled: (s) => {
