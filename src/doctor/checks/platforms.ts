@@ -105,8 +105,6 @@ export function platformProbeDescription(name: PlatformName, config: Readonly<Co
       return `signal: GET ${config.platforms.signal.extra.http_url.trim().replace(/\/+$/, '')}/api/v1/check`;
     case 'sms':
       return `sms: the Twilio account at ${config.platforms.sms.extra.api_base}`;
-    default:
-      return `${name}: check`;
   }
 }
 

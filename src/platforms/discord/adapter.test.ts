@@ -250,7 +250,8 @@ describe('the session kept between processes (the platform cursor)', () => {
     await startAdapter();
     discord.pushMessage({ channelId: DM, authorId: ALICE, content: 'one' });
     await until(() => received.length === 1, 'the first message');
-    await until(() => JSON.parse(saved[saved.length - 1] ?? 'null')?.seq > 1, 'the cursor saved past it');
+    const savedSeq = () => (JSON.parse(saved[saved.length - 1] ?? 'null') as { seq: number } | null)?.seq ?? 0;
+    await until(() => savedSeq() > 1, 'the cursor saved past it');
     const last = JSON.parse(saved[saved.length - 1]!) as { id: string; seq: number; botId: string; resumeUrl: string };
     expect(last.id).toBe(discord.sessionId());
     expect(last.botId).toMatch(/^\d+$/);
