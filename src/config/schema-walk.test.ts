@@ -78,14 +78,14 @@ describe('findUnknownKeys', () => {
       foo: 1,
       model: { provider: 'openrouter', bar: 2 },
       auxiliary: { vision: { zzz: 1 }, not_a_task: {} },
-      platforms: { slack: {} },
+      platforms: { matrix: {} },
     };
     expect(findUnknownKeys(configSchema, data)).toEqual([
       ['foo'],
       ['model', 'bar'],
       ['auxiliary', 'vision', 'zzz'],
       ['auxiliary', 'not_a_task'],
-      ['platforms', 'slack'],
+      ['platforms', 'matrix'],
     ]);
   });
 

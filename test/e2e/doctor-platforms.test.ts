@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord } from '../fakes/discord-api.js';
+import { startFakeSlack } from '../fakes/slack-api.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram-api.js';
 import { closedPortUrl } from '../fakes/token-endpoint.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio-api.js';
@@ -199,5 +200,37 @@ describe('iris doctor: chat platforms', () => {
     });
     expect(result.checks.find((c) => c.id === 'platform:signal')).toMatchObject({ status: 'ok', finding: `signal-cli daemon at ${url}, account +15550000000; no home_channel (/sethome in a chat sets it)` });
     expect(result.code).toBe(1);
+  });
+  it('slack: both tokens checked live; a refused app token is named, never shown; exit 1', async () => {
+    const slack = await startFakeSlack();
+    try {
+      const yaml = `  slack:\n    enabled: true\n    extra:\n      api_base: ${slack.url}\n      allowed_users: ["U0001"]\n`;
+      await setUp(yaml, [`SLACK_BOT_TOKEN=${slack.botToken}`, `SLACK_APP_TOKEN=${slack.appToken}`]);
+      const good = await doctorJson();
+      expect(platformChecks(good.checks)).toEqual([
+        { id: 'platform:slack', name: 'slack', status: 'ok', finding: `SLACK_BOT_TOKEN and SLACK_APP_TOKEN are set; Web API at ${slack.url}, Socket Mode; no home_channel (/sethome in a chat sets it)` },
+        expect.objectContaining({ id: 'platform_access:slack', status: 'ok' }),
+        { id: 'platform_probe:slack', name: 'slack probe', status: 'ok', finding: '@iris in Iris Test; Socket Mode available' },
+      ]);
+      expect(good.code).toBe(0);
+
+      await setUp(yaml, [`SLACK_BOT_TOKEN=${slack.botToken}`, 'SLACK_APP_TOKEN=xapp-1-not-this-one-0123456789']);
+      const refused = await doctorJson();
+      expect(refused.checks.find((c) => c.id === 'platform_probe:slack')).toMatchObject({
+        status: 'fail',
+        finding: 'Slack rejected the app-level token in SLACK_APP_TOKEN (invalid_auth)',
+        fix: expect.stringContaining('iris config set SLACK_APP_TOKEN <token>') as string,
+      });
+      expect(refused.code).toBe(1);
+      for (const secret of [slack.botToken, slack.appToken, 'xapp-1-not-this-one-0123456789']) {
+        expect(refused.stdout + refused.stderr + good.stdout + good.stderr).not.toContain(secret);
+      }
+
+      await setUp(yaml, [`SLACK_BOT_TOKEN=${slack.botToken}`]);
+      const missing = await doctorJson();
+      expect(missing.checks.find((c) => c.id === 'platform:slack')).toMatchObject({ status: 'fail', finding: 'enabled, but SLACK_APP_TOKEN is not set' });
+    } finally {
+      await slack.close();
+    }
   });
 });

@@ -178,6 +178,23 @@ describe('slack: in and out', () => {
       ].sort(),
     );
   });
+  it('@Iris /sethome in a channel sets the home channel; iris send goes there, and into a thread', async () => {
+    await writePlatformConfig(home, slackYaml());
+    await start();
+    const top = mention(BOB, '/sethome');
+    const [answer] = await slack.waitForSent(1, WAIT);
+    expect(wire([answer!])).toEqual([[CHANNEL, top, 'This chat is now the home channel for slack: deliveries without a chat come here.']]);
+    expect(modelCalls()).toHaveLength(0);
+    const result = await runIris(['send', '--to', 'slack', '**Deploy** done', '--json'], { home, env: ENV() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ state: 'sent', chat_id: CHANNEL, thread_id: null });
+    const threaded = await runIris(['send', '--to', `slack:${CHANNEL}:${top}`, 'in the thread', '--json'], { home, env: ENV() });
+    expect(JSON.parse(threaded.stdout)).toMatchObject({ state: 'sent', chat_id: CHANNEL, thread_id: top });
+    expect(wire(slack.sent.slice(1))).toEqual([
+      [CHANNEL, undefined, '*Deploy* done'],
+      [CHANNEL, top, 'in the thread'],
+    ]);
+  });
 });
 
 describe('slack: the socket', () => {

@@ -68,6 +68,8 @@ export type FakeSlack = {
   refuseSockets(on: boolean): void;
   /** While on, acks are recorded but ignored (the envelope is re-sent). */
   ignoreAcks(on: boolean): void;
+  /** While on, pings are not answered (a socket that died without a close). */
+  mutePongs(on: boolean): void;
   calls(method: string): FakeSlackRequest[];
   /** Resolves once `predicate` holds (checked on every change and every 20 ms); rejects after timeoutMs. */
   waitFor(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
@@ -109,6 +111,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let connections = 0;
   let refusing = false;
   let ignoring = false;
+  let pongsMuted = false;
   let seq = 0;
   let tsCounter = 0;
   const nextTs = () => {
@@ -256,7 +259,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
 
   // ---- Socket Mode ----
-  const wss = new WebSocketServer({ noServer: true });
+  // Pongs by hand, so a test can play a socket that died silently.
+  const wss = new WebSocketServer({ noServer: true, autoPong: false });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const ticket = url.searchParams.get('ticket') ?? '';
@@ -272,6 +276,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         changed();
       });
       ws.on('error', () => undefined);
+      ws.on('ping', (data) => {
+        if (!pongsMuted) ws.pong(data);
+      });
       ws.on('message', (data) => {
         let frame: unknown;
         try {
@@ -363,6 +370,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     ignoreAcks(on) {
       ignoring = on;
+    },
+    mutePongs(on) {
+      pongsMuted = on;
     },
     calls: (method) => requests.filter((request) => request.method === method),
     waitFor,

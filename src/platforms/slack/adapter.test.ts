@@ -22,11 +22,11 @@ afterEach(async () => {
   logs.length = 0;
 });
 
-async function setup(options: { ackTimeoutMs?: number; env?: Record<string, string> } = {}) {
+async function setup(options: { ackTimeoutMs?: number; env?: Record<string, string>; pingIntervalMs?: number } = {}) {
   const slack = await startFakeSlack({ ackTimeoutMs: options.ackTimeoutMs ?? 300 });
   fake = slack;
   const env = options.env ?? { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken };
-  const made = createSlackAdapter({ extra: { api_base: slack.url }, env, log, backoff: { firstMs: 20, maxMs: 200 } });
+  const made = createSlackAdapter({ extra: { api_base: slack.url }, env, log, backoff: { firstMs: 20, maxMs: 200 }, ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}) });
   adapter = made;
   return { slack, adapter: made };
 }
@@ -123,6 +123,29 @@ describe('slack adapter: receiving', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(got.map((message) => message.text)).toEqual(['during the drop']);
     expect(logs.some((line) => /Slack asked to reconnect/.test(line.message))).toBe(true);
+  });
+
+  it('a socket that stops answering pings is dropped and replaced', async () => {
+    const { slack, adapter: made } = await setup({ pingIntervalMs: 100 });
+    await made.start(async () => undefined);
+    await slack.waitFor(() => made.state().connected, 5000, 'connected');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(slack.connections()).toBe(1);
+    slack.mutePongs(true);
+    await slack.waitFor(() => logs.some((line) => /no pong from Slack/.test(line.message)), 5000, 'the dead socket noticed');
+    slack.mutePongs(false);
+    await slack.waitFor(() => slack.connections() === 2 && made.state().connected, 5000, 'a new socket');
+  });
+
+  it('stop() closes the socket and does not reconnect', async () => {
+    const { slack, adapter: made } = await started(async () => undefined);
+    const began = Date.now();
+    await made.stop();
+    expect(Date.now() - began).toBeLessThan(1_500);
+    expect(made.state()).toEqual({ connected: false, detail: 'stopped' });
+    await slack.waitFor(() => slack.openSockets() === 0, 2000, 'the socket closed');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(slack.connections()).toBe(1);
   });
 
   it('without tokens: not started, says which is missing', async () => {

@@ -23,6 +23,7 @@ export type SlackAdapterOptions = {
   readonly fetch?: typeof fetch;
   readonly backoff?: Backoff;
   readonly helloTimeoutMs?: number;
+  readonly pingIntervalMs?: number;
 };
 
 type AuthTest = { readonly user_id?: unknown; readonly user?: unknown; readonly team?: unknown };
@@ -89,6 +90,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): PlatformAdapte
       botUserId: () => botUserId,
       appTokenEnv: APP_TOKEN_ENV,
       ...(options.helloTimeoutMs !== undefined ? { helloTimeoutMs: options.helloTimeoutMs } : {}),
+      ...(options.pingIntervalMs !== undefined ? { pingIntervalMs: options.pingIntervalMs } : {}),
     }).catch((error: unknown) => {
       state = { connected: false, detail: 'Socket Mode stopped after an internal error' };
       log.error({ platform: 'slack', err: error instanceof Error ? error.message : String(error) }, 'Slack socket loop crashed');

@@ -26,3 +26,10 @@ describe('classifySendFailure', () => {
     expect(classifySendFailure({ ok: false, kind: 'api', status: 200, error })).toEqual({ ok: false, kind: 'permanent', reason: `Slack: ${error}` });
   });
 });
+
+describe('redactSlackTokens', () => {
+  it('hides bot, user and app-level tokens', async () => {
+    const { redactSlackTokens } = await import('./web-api.js');
+    expect(redactSlackTokens('a xoxb-1-2-abc b xapp-1-A1-2-def c xoxp-9')).toBe('a <redacted> b <redacted> c <redacted>');
+  });
+});

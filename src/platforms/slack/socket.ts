@@ -26,6 +26,8 @@ export type SocketLoopOptions = {
   readonly appTokenEnv: string;
   /** No hello within this after the socket opened: give up on it and reconnect. */
   readonly helloTimeoutMs?: number;
+  /** A ping every this often; no pong by the next one and the socket is taken for dead. */
+  readonly pingIntervalMs?: number;
   readonly nowMs?: () => number;
 };
 
@@ -73,9 +75,26 @@ function runSession(url: string, options: SocketLoopOptions): Promise<SessionEnd
       reason = 'no hello from Slack';
       socket.terminate();
     }, options.helloTimeoutMs ?? 15_000);
+    // A socket can die without a close (a laptop asleep, a NAT forgetting it): ping it.
+    let ponged = true;
+    socket.on('pong', () => {
+      ponged = true;
+    });
+    const pinger = setInterval(() => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (!ponged) {
+        reason = 'no pong from Slack';
+        socket.terminate();
+        return;
+      }
+      ponged = false;
+      socket.ping();
+    }, options.pingIntervalMs ?? 30_000);
     const onAbort = () => {
       reason = 'stopped';
       socket.close(1000);
+      // Slack's close frame is not waited for long: stop() should not hang on a dead socket.
+      setTimeout(() => socket.terminate(), 1_000).unref();
     };
     signal.addEventListener('abort', onAbort, { once: true });
 
@@ -138,6 +157,7 @@ function runSession(url: string, options: SocketLoopOptions): Promise<SessionEnd
     });
     socket.on('close', () => {
       clearTimeout(helloTimer);
+      clearInterval(pinger);
       signal.removeEventListener('abort', onAbort);
       // Whatever is being stored finishes (and is acked if it still can be) before the next socket.
       void chain.then(() => resolve({ helloSeen, reason }));
