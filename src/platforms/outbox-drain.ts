@@ -29,6 +29,11 @@ const BATCH = 16;
 /** A send that hangs is cut off (and retried) after this long. */
 const SEND_TIMEOUT_MS = 30_000;
 
+/** An outbox message's idempotency key: short (Discord's nonce takes 25 characters), the same on every try. */
+export function outboxKey(id: number): string {
+  return `iris-${id}`;
+}
+
 /** One send of one claimed outbox message, and its outcome recorded. */
 async function sendOne(deps: OutboxDrainDeps, adapter: PlatformAdapter, record: OutboxRecord, signal: AbortSignal): Promise<void> {
   const { store, log } = deps;
@@ -36,7 +41,7 @@ async function sendOne(deps: OutboxDrainDeps, adapter: PlatformAdapter, record: 
   const context = { outbox_id: record.id, platform: record.platform, chat_id: record.chatId, origin: record.origin, part: record.part, attempt: record.attempts + 1 };
   let result: SendResult;
   try {
-    result = await adapter.send({ chatId: record.chatId, threadId: record.threadId, text: record.text }, AbortSignal.any([signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
+    result = await adapter.send({ chatId: record.chatId, threadId: record.threadId, text: record.text, key: outboxKey(record.id) }, AbortSignal.any([signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
   } catch (err) {
     result = { ok: false, kind: 'retry', reason: `send failed: ${errorMessage(err)}` };
   }

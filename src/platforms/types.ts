@@ -12,6 +12,12 @@ export type OutboundMessage = {
   readonly chatId: string;
   readonly threadId: string | null;
   readonly text: string;
+  /**
+   * The same for every try of this message, in any process (the outbox row): a platform whose
+   * sends take an idempotency key (Discord's enforced nonce) sends it, so a retry after a crash
+   * between the platform taking the message and the gateway recording it does not post it twice.
+   */
+  readonly key?: string;
 };
 
 /**

@@ -90,6 +90,8 @@ export type FakeDiscord = {
   duplicateOnResume(count: number): void;
   /** How many already-sent dispatches duplicateOnResume has sent again. */
   redelivered(): number;
+  /** Creates answered with an earlier message because its nonce was seen (enforce_nonce). */
+  noncesHonoured(): number;
   /** While on, heartbeats get no HEARTBEAT_ACK (a zombied connection). */
   withholdAcks(on: boolean): void;
   /** The client's frames with this op. */
@@ -108,6 +110,8 @@ type Live = { ws: WebSocket; index: number; ready: boolean };
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 const MAX_CONTENT = 2000;
+/** How long a nonce with enforce_nonce is remembered (Discord: "the past few minutes"). */
+const NONCE_WINDOW_MS = 5 * 60_000;
 const error = (status: number, message: string, code: number): Answer => ({ status, body: { message, code } });
 
 let snowflake = 1_100_000_000_000_000_000n;
@@ -124,6 +128,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let rateLimit = options.rateLimit ?? { limit: 5, resetAfterMs: 5000 };
   const requests: FakeDiscordRequest[] = [];
   const sent: FakeDiscordSent[] = [];
+  const nonces = new Map<string, { message: unknown; at: number }>();
+  let noncesHonoured = 0;
   const typing: string[] = [];
   const ops: FakeGatewayOp[] = [];
   const connections: FakeConnection[] = [];
@@ -358,6 +364,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       return error(fault.status, fault.message ?? `${fault.status}: fault`, fault.code ?? 0);
     }
     bucket.remaining -= 1;
+    // enforce_nonce: a nonce this author used in the last few minutes returns that message, and
+    // nothing new is posted (Discord's idempotency for message creation).
+    const { nonce, enforce_nonce: enforce } = (body ?? {}) as { nonce?: unknown; enforce_nonce?: unknown };
+    if (enforce === true && (typeof nonce === 'string' || typeof nonce === 'number')) {
+      const earlier = nonces.get(`${channel.id}:${String(nonce)}`);
+      if (earlier && now - earlier.at < NONCE_WINDOW_MS) {
+        noncesHonoured += 1;
+        return { status: 200, body: earlier.message, headers: limitHeaders(bucket.remaining) };
+      }
+    }
     const content = (body as { content?: unknown } | undefined)?.content;
     if (typeof content !== 'string' || content === '') return { ...error(400, 'Cannot send an empty message', 50006), headers: limitHeaders(bucket.remaining) };
     if ([...content].length > MAX_CONTENT) {
@@ -365,6 +381,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     }
     const message = messageObject({ channelId: channel.id, ...(channel.guildId ? { guildId: channel.guildId } : {}), authorId: botId, authorName: bot.username, authorBot: true, content });
     sent.push({ channelId: channel.id, content, id: String(message.id), at: now });
+    if (enforce === true && (typeof nonce === 'string' || typeof nonce === 'number')) nonces.set(`${channel.id}:${String(nonce)}`, { message, at: now });
     changed();
     if (echo) dispatch('MESSAGE_CREATE', message);
     return { status: 200, body: message, headers: limitHeaders(bucket.remaining) };
@@ -426,6 +443,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       duplicates = count;
     },
     redelivered: () => redelivered,
+    noncesHonoured: () => noncesHonoured,
     withholdAcks: (on) => {
       acksWithheld = on;
     },

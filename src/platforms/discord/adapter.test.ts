@@ -276,3 +276,24 @@ describe('the session kept between processes (the platform cursor)', () => {
     expect(discord.opsOf(2).length).toBeGreaterThan(0);
   });
 });
+
+describe('idempotent sends (the outbox key as an enforced nonce)', () => {
+  it('sends the key as nonce with enforce_nonce; the same key again posts nothing new', async () => {
+    discord.addChannel({ id: DM, type: 1 });
+    await startAdapter();
+    const first = await adapter.send({ chatId: DM, threadId: null, text: 'once', key: 'iris-41' });
+    const again = await adapter.send({ chatId: DM, threadId: null, text: 'once', key: 'iris-41' });
+    expect(first).toMatchObject({ ok: true });
+    expect(again).toEqual(first);
+    const posts = discord.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${DM}/messages`);
+    expect(posts.map((r) => r.body)).toEqual([
+      { content: 'once', allowed_mentions: { parse: [] }, nonce: 'iris-41', enforce_nonce: true },
+      { content: 'once', allowed_mentions: { parse: [] }, nonce: 'iris-41', enforce_nonce: true },
+    ]);
+    expect(discord.sent.filter((m) => m.content === 'once')).toHaveLength(1);
+    expect(discord.noncesHonoured()).toBe(1);
+    // No key (a caller without an outbox row): no nonce.
+    await adapter.send({ chatId: DM, threadId: null, text: 'plain' });
+    expect(discord.requests.at(-1)?.body).toEqual({ content: 'plain', allowed_mentions: { parse: [] } });
+  });
+});

@@ -168,7 +168,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
       await realSleep(wait, signal);
       if (signal?.aborted) return { ok: false, kind: 'retry', reason: 'aborted while waiting out the rate limit' };
     }
-    const answer = await rest(current).request<SentMessage>('POST', `/channels/${channelId}/messages`, { body: { content: message.text, allowed_mentions: { parse: [] } }, ...(signal ? { signal } : {}) });
+    const answer = await rest(current).request<SentMessage>('POST', `/channels/${channelId}/messages`, { body: { content: message.text, allowed_mentions: { parse: [] }, ...(message.key ? { nonce: message.key, enforce_nonce: true } : {}) }, ...(signal ? { signal } : {}) });
     if (answer.ok) {
       limits = noteRateLimit(limits, route, answer.rateLimit, nowMs());
       const id = answer.body?.id;
