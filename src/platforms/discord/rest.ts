@@ -6,6 +6,7 @@
 // The token travels in the Authorization header (`Bot <token>`) only; anything that might quote it
 // (an error message) passes through `redactToken`.
 
+import { fetchWithin } from '../fetch-within.js';
 export type RateLimitHeaders = {
   /** X-RateLimit-Remaining: sends left in the window. */
   readonly remaining?: number;
@@ -75,41 +76,18 @@ export function createDiscordRest(options: DiscordRestOptions): DiscordRest {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
   async function request<T>(method: 'GET' | 'POST', path: string, callOptions: RequestOptions = {}): Promise<RestResult<T>> {
-    const timeoutMs = callOptions.timeoutMs ?? defaultTimeoutMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const forward = () => controller.abort();
-    if (callOptions.signal?.aborted) controller.abort();
-    else callOptions.signal?.addEventListener('abort', forward, { once: true });
-    let response: Response;
-    let text: string;
-    try {
-      response = await doFetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bot ${options.token}`,
-          'user-agent': 'DiscordBot (https://github.com/iris, 1) Iris',
-          ...(callOptions.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(callOptions.body !== undefined ? { body: JSON.stringify(callOptions.body) } : {}),
-        signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (error) {
-      if (timedOut) return { ok: false, kind: 'network', reason: `no answer within ${timeoutMs} ms`, timedOut: true };
-      if (error instanceof Error && error.name === 'AbortError') return { ok: false, kind: 'network', reason: 'aborted', timedOut: false };
-      const message = error instanceof Error ? error.message : String(error);
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-      return { ok: false, kind: 'network', reason: redactToken(`${message}${cause}`, options.token), timedOut: false };
-    } finally {
-      clearTimeout(timer);
-      callOptions.signal?.removeEventListener('abort', forward);
-    }
-    return readAnswer<T>(response.status, response.headers, text, options.token);
+    const headers = {
+      authorization: `Bot ${options.token}`,
+      'user-agent': 'DiscordBot (https://github.com/iris, 1) Iris',
+      ...(callOptions.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    };
+    const got = await fetchWithin(
+      doFetch,
+      `${base}${path}`,
+      { method, headers, ...(callOptions.body !== undefined ? { body: JSON.stringify(callOptions.body) } : {}) },
+      { timeoutMs: callOptions.timeoutMs ?? defaultTimeoutMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}), redact: (text) => redactToken(text, options.token) },
+    );
+    return got.ok ? readAnswer<T>(got.status, got.headers, got.text, options.token) : got;
   }
 
   return { request };

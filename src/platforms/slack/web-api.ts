@@ -6,6 +6,7 @@
 // Tokens travel only in the Authorization header; anything that might quote one in a log line
 // goes through `redactSlackTokens`.
 
+import { fetchWithin } from '../fetch-within.js';
 export type WebApiFailure =
   /** Slack (or something in front of it) answered, with ok:false or a non-2xx status. */
   | {
@@ -49,37 +50,13 @@ export function createWebApi(options: WebApiOptions): WebApi {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_WEB_TIMEOUT_MS;
 
   async function call<T>(method: string, token: string, params: Readonly<Record<string, unknown>> = {}, callOptions: WebCallOptions = {}): Promise<WebApiResult<T>> {
-    const timeoutMs = callOptions.timeoutMs ?? defaultTimeoutMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const forward = () => controller.abort();
-    if (callOptions.signal?.aborted) controller.abort();
-    else callOptions.signal?.addEventListener('abort', forward, { once: true });
-    let response: Response;
-    let text: string;
-    try {
-      response = await doFetch(`${base}/${method}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify(params),
-        signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (error) {
-      if (timedOut) return { ok: false, kind: 'network', reason: `no answer within ${timeoutMs} ms`, timedOut: true };
-      if (error instanceof Error && error.name === 'AbortError') return { ok: false, kind: 'network', reason: 'aborted', timedOut: false };
-      const message = error instanceof Error ? error.message : String(error);
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-      return { ok: false, kind: 'network', reason: redactSlackTokens(`${message}${cause}`), timedOut: false };
-    } finally {
-      clearTimeout(timer);
-      callOptions.signal?.removeEventListener('abort', forward);
-    }
-    return readAnswer<T>(response.status, response.headers.get('retry-after'), text);
+    const got = await fetchWithin(
+      doFetch,
+      `${base}/${method}`,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(params) },
+      { timeoutMs: callOptions.timeoutMs ?? defaultTimeoutMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}), redact: redactSlackTokens },
+    );
+    return got.ok ? readAnswer<T>(got.status, got.headers.get('retry-after'), got.text) : got;
   }
 
   return { call };

@@ -5,6 +5,8 @@
 // The token is part of every URL (https://api.telegram.org/bot<token>/<method>). It never leaves
 // this file in a string: anything that might quote a URL is passed through `redactToken`.
 
+import { fetchWithin } from '../fetch-within.js';
+
 export type BotApiFailure =
   /** Telegram (or something in front of it) answered with an error. */
   | {
@@ -57,48 +59,16 @@ export function createBotApi(options: BotApiOptions): BotApi {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
 
   async function call<T>(method: string, params: Readonly<Record<string, unknown>> = {}, callOptions: CallOptions = {}): Promise<BotApiResult<T>> {
-    const timeoutMs = callOptions.timeoutMs ?? defaultTimeoutMs;
-    // One controller per call, tied to the caller's signal by a listener removed afterwards: the
-    // poller's signal lives as long as the gateway and must not collect one entry per poll.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const forward = () => controller.abort();
-    if (callOptions.signal?.aborted) controller.abort();
-    else callOptions.signal?.addEventListener('abort', forward, { once: true });
-    let response: Response;
-    let text: string;
-    try {
-      response = await doFetch(`${base}/bot${options.token}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(params),
-        signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (error) {
-      return networkFailure(error, timedOut, timeoutMs, options.token);
-    } finally {
-      clearTimeout(timer);
-      callOptions.signal?.removeEventListener('abort', forward);
-    }
-    return readAnswer<T>(response.status, text);
+    const got = await fetchWithin(
+      doFetch,
+      `${base}/bot${options.token}/${method}`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) },
+      { timeoutMs: callOptions.timeoutMs ?? defaultTimeoutMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}), redact: (text) => redactToken(text, options.token) },
+    );
+    return got.ok ? readAnswer<T>(got.status, got.text) : got;
   }
 
   return { call };
-}
-
-function networkFailure(error: unknown, timedOut: boolean, timeoutMs: number, token: string): BotApiFailure {
-  if (timedOut) return { ok: false, kind: 'network', reason: `no answer within ${timeoutMs} ms`, timedOut: true };
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'AbortError') return { ok: false, kind: 'network', reason: 'aborted', timedOut: false };
-  // undici puts the useful part ("ECONNREFUSED 127.0.0.1:9") in `cause`; "fetch failed" alone says little.
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return { ok: false, kind: 'network', reason: redactToken(`${message}${cause}`, token), timedOut: false };
 }
 
 type ErrorBody = { ok?: unknown; result?: unknown; error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown } };
