@@ -82,6 +82,8 @@ const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 // spellings can never name one route.
 export const ROUTE_NAME_PATTERN = describePattern(/^[a-z0-9_-]{1,64}$/, 'lowercase letters, digits, _ and - (at most 64)');
 
+export const ROUTE_SESSIONS = ['per_event', 'per_pr'] as const;
+
 export const webhookRouteSchema = z.looseObject({
   enabled: z._default(z.boolean(), true),
   secret: z.optional(z.string()),
@@ -96,6 +98,12 @@ export const webhookRouteSchema = z.looseObject({
   toolsets: z._default(z.array(z.string()), () => []),
   deliver: z._default(z.enum(DELIVER_TARGETS), 'log'),
   deliver_extra: z._default(z.record(z.string(), z.union([z.string(), z.number()])), emptyMap),
+  /** `per_pr`: every event about one pull request continues one session, one run at a time (docs/pr-review.md). */
+  session: z._default(z.enum(ROUTE_SESSIONS), 'per_event'),
+  /** Comments on the PR are read for commands (/review, /ask, @iris …). */
+  commands: z._default(z.boolean(), false),
+  /** Pushes to one PR within this many seconds make one review, of the newest head; 0 reviews each push. */
+  coalesce_seconds: z._default(z.int().check(z.gte(0), z.lte(3600)), 30),
 });
 
 const webhookPlatform = z.prefault(
@@ -222,6 +230,8 @@ export const configSchema = z.looseObject({
   /** `''` means none; else one fallback entry or `"<provider>/<model>"`. */
   fallback_model: z._default(z.union([z.literal(''), providerModelRef, fallbackEntry]), ''),
   platforms: z.prefault(z.looseObject({ webhook: webhookPlatform, telegram: telegramPlatform, discord: discordPlatform, slack: slackPlatform, signal: signalPlatform, sms: smsPlatform }), {}),
+  /** The GitLab REST API the forge_comment delivery of GitLab events talks to (GITLAB_TOKEN in .env). */
+  gitlab: z.prefault(z.looseObject({ api_base: z._default(z.url(), 'https://gitlab.com/api/v4') }), {}),
   /** When older turns are summarised: a fraction of the main model's context length. */
   compression: z.prefault(
     z.looseObject({ threshold: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5) }),

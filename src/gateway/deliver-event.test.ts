@@ -68,6 +68,10 @@ const record = (over: Partial<WebhookEventRecord> = {}): WebhookEventRecord => (
   output: 'Looks good.',
   error: null,
   receivedAt: 0,
+  lane: null,
+  runAfter: null,
+  skipReason: null,
+  deliverAs: null,
   updatedAt: 0,
   ...over,
 });

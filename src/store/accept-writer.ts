@@ -77,7 +77,7 @@ function serve(db) {
     if (event.deduplicate) {
       if (remember.run(event.route, event.deliveryId, event.receivedAt, dedupSince).changes === 0) return { status: 'duplicate' };
     }
-    const info = insert.run({ route: event.route, deliveryId: event.deliveryId, event: event.event, payload: event.payload, routeSnapshot: event.routeSnapshot, receivedAt: event.receivedAt });
+    const info = insert.run({ route: event.route, deliveryId: event.deliveryId, event: event.event, payload: event.payload, routeSnapshot: event.routeSnapshot, receivedAt: event.receivedAt, lane: event.lane === undefined ? null : event.lane, runAfter: event.runAfter === undefined ? null : event.runAfter });
     return { status: 'accepted', id: Number(info.lastInsertRowid) };
   }));
   parentPort.on('message', (message) => {

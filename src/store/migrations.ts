@@ -225,6 +225,38 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    description: 'pull-request reviews: a lane per PR, coalesced pushes, PR threads',
+    sql: `
+      -- lane: the route and PR an event is about (routes with a session per PR or comment
+      -- commands); the events of one lane run one at a time, in order. run_after: a push waits
+      -- out its route's coalescing window, so a burst of pushes makes one run. skipped: why an event
+      -- ended without a run or a delivery (a newer push, a comment that is not a command); stored as
+      -- 'delivered' with this set, as 'delivering' is (migration 3), since the state's CHECK cannot
+      -- change without copying the table. deliver_as: 'summary' (the living comment) or 'reply'.
+      ALTER TABLE webhook_events ADD COLUMN lane TEXT;
+      ALTER TABLE webhook_events ADD COLUMN run_after INTEGER;
+      ALTER TABLE webhook_events ADD COLUMN skipped TEXT;
+      ALTER TABLE webhook_events ADD COLUMN deliver_as TEXT CHECK (deliver_as IN ('summary', 'reply'));
+      -- Partial: events of plain routes (the ingest hot path) pay no index write for it.
+      CREATE INDEX webhook_events_by_lane ON webhook_events (lane, id) WHERE lane IS NOT NULL;
+
+      -- One row per route and PR: its session, the head last reviewed, the living summary
+      -- comment, and what its comments have switched.
+      CREATE TABLE pr_threads (
+        route TEXT NOT NULL,
+        pr_key TEXT NOT NULL,
+        session_id TEXT,
+        reviewed_sha TEXT,
+        summary_comment_id TEXT,
+        paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+        refusal_sent INTEGER NOT NULL DEFAULT 0 CHECK (refusal_sent IN (0, 1)),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (route, pr_key)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

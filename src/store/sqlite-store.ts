@@ -31,6 +31,7 @@ import { createSqliteWebhookInbox } from './webhook-inbox.js';
 import { createSqliteKanbanBoard } from './kanban-board.js';
 import { createSqliteSkillLoads } from './skill-loads.js';
 import { createSqlitePlatformStore } from './platform-state.js';
+import { createSqlitePrThreads } from './pr-threads.js';
 
 export type SqliteStoreOptions = {
   /** How long a write waits for another process's lock before failing with 'busy'. */
@@ -281,6 +282,7 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     kanban: createSqliteKanbanBoard(db, now, guarded, path),
     skillLoads: createSqliteSkillLoads(db, guarded, (message) => new StoreError('invalid', `${path}: ${message}`)),
     platforms: createSqlitePlatformStore(db, now, guarded),
+    prThreads: createSqlitePrThreads(db, now, guarded),
 
     close: async () => {
       await threads?.writer.stop();

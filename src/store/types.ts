@@ -3,6 +3,7 @@
 // same interface later, so every method is async.
 import type { Message } from '../domain/messages.js';
 import type { KanbanBoard } from './kanban-types.js';
+import type { PrThreads } from './pr-thread-types.js';
 import type { PlatformStore } from './platform-types.js';
 import type { WebhookInbox } from './webhook-types.js';
 
@@ -118,5 +119,7 @@ export interface Store {
   readonly skillLoads: SkillLoads;
   /** Chat platforms: received messages, the outbox, conversations, pairing (platform-types.ts). */
   readonly platforms: PlatformStore;
+  /** Pull-request reviews: each PR's session, last reviewed head and summary comment (pr-thread-types.ts). */
+  readonly prThreads: PrThreads;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 // is one statement or one IMMEDIATE transaction, so a crash at any point leaves each event in
 // exactly one state.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { AcceptOutcome, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox, WebhookPendingState } from './webhook-types.js';
+import type { AcceptOutcome, DeliverAs, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox, WebhookPendingState } from './webhook-types.js';
 
 type Db = BetterSqlite3.Database;
 
@@ -30,7 +30,19 @@ type EventRow = {
   error: string | null;
   received_at: number;
   updated_at: number;
+  lane: string | null;
+  run_after: number | null;
+  skipped: string | null;
+  deliver_as: DeliverAs | null;
 };
+
+function stateOf(row: EventRow): WebhookEventState {
+  // `delivering` is stored as `done` with a delivery start (migration 3), `skipped` as
+  // `delivered` with a reason (migration 7).
+  if (row.state === 'done' && row.delivery_started_at !== null) return 'delivering';
+  if (row.state === 'delivered' && row.skipped !== null) return 'skipped';
+  return row.state as WebhookEventState;
+}
 
 function toRecord(row: EventRow): WebhookEventRecord {
   return {
@@ -40,8 +52,7 @@ function toRecord(row: EventRow): WebhookEventRecord {
     event: row.event,
     payload: row.payload,
     routeSnapshot: row.route_snapshot,
-    // `delivering` is stored as `done` with a delivery start (see migration 3).
-    state: row.state === 'done' && row.delivery_started_at !== null ? 'delivering' : (row.state as WebhookEventState),
+    state: stateOf(row),
     runAttempts: row.run_attempts,
     deliveryAttempts: row.delivery_attempts,
     sessionId: row.session_id,
@@ -50,6 +61,10 @@ function toRecord(row: EventRow): WebhookEventRecord {
     error: row.error,
     receivedAt: row.received_at,
     updatedAt: row.updated_at,
+    lane: row.lane,
+    runAfter: row.run_after,
+    skipReason: row.skipped,
+    deliverAs: row.deliver_as,
   };
 }
 
@@ -63,8 +78,8 @@ export const ACCEPT_SQL = {
   // written (1 change); one seen within the window is left alone (0 changes), a duplicate.
   remember: `INSERT INTO webhook_dedup (route, delivery_id, seen_at) VALUES (?, ?, ?)
        ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at WHERE webhook_dedup.seen_at < ?`,
-  insert: `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at)
-       VALUES (@route, @deliveryId, @event, @payload, @routeSnapshot, 'accepted', @receivedAt, @receivedAt)`,
+  insert: `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at, lane, run_after)
+       VALUES (@route, @deliveryId, @event, @payload, @routeSnapshot, 'accepted', @receivedAt, @receivedAt, @lane, @runAfter)`,
 } as const;
 
 /** Writes accepted events somewhere other than this connection (the gateway's writer thread). */
@@ -85,14 +100,27 @@ export function createSqliteWebhookInbox(
     seen: db.prepare<[string, string, number], { one: number }>(ACCEPT_SQL.seen),
     remember: db.prepare<[string, string, number, number]>(ACCEPT_SQL.remember),
     insert: db.prepare(ACCEPT_SQL.insert),
-    oldestAccepted: db.prepare<[], EventRow>("SELECT * FROM webhook_events WHERE state = 'accepted' ORDER BY id LIMIT 1"),
+    // The oldest event free to run: its wait is over, and no older event of its lane is still on
+    // its way (waiting, running, or run and not yet delivered), so a PR's events go in order.
+    oldestRunnable: db.prepare<[number], EventRow>(
+      `SELECT * FROM webhook_events e WHERE state = 'accepted' AND (run_after IS NULL OR run_after <= ?)
+         AND (lane IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_events o WHERE o.lane = e.lane AND o.id < e.id AND o.state IN ('accepted', 'running', 'done')))
+       ORDER BY id LIMIT 1`,
+    ),
+    newerPush: db.prepare<[string, number], { id: number }>(
+      "SELECT id FROM webhook_events WHERE lane = ? AND id > ? AND state = 'accepted' AND run_after IS NOT NULL ORDER BY id DESC LIMIT 1",
+    ),
+    skip: db.prepare<[string, number, number]>(
+      "UPDATE webhook_events SET state = 'delivered', skipped = ?, output = NULL, updated_at = ? WHERE id = ? AND state IN ('accepted', 'running')",
+    ),
+    nextRunAfter: db.prepare<[number], { at: number | null }>("SELECT min(run_after) AS at FROM webhook_events WHERE state = 'accepted' AND run_after > ?"),
     claim: db.prepare<[number, number]>(
       "UPDATE webhook_events SET state = 'running', run_attempts = run_attempts + 1, updated_at = ? WHERE id = ? AND state = 'accepted'",
     ),
     get: db.prepare<[number], EventRow>('SELECT * FROM webhook_events WHERE id = ?'),
     setSession: db.prepare<[string, number, number]>('UPDATE webhook_events SET session_id = ?, updated_at = ? WHERE id = ?'),
-    finish: db.prepare<[string, number, number]>(
-      "UPDATE webhook_events SET state = 'done', output = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
+    finish: db.prepare<[string, DeliverAs | null, number, number]>(
+      "UPDATE webhook_events SET state = 'done', output = ?, deliver_as = ?, error = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
     ),
     fail: db.prepare<[string, number, number]>("UPDATE webhook_events SET state = 'failed', error = ?, updated_at = ? WHERE id = ?"),
     release: db.prepare<[number, number]>(
@@ -126,7 +154,7 @@ export function createSqliteWebhookInbox(
       if (statements.remember.run(event.route, event.deliveryId, event.receivedAt, dedupSince).changes === 0) return { status: 'duplicate' };
     }
     const { route, deliveryId, event: name, payload, routeSnapshot, receivedAt } = event;
-    const info = statements.insert.run({ route, deliveryId, event: name, payload, routeSnapshot, receivedAt });
+    const info = statements.insert.run({ route, deliveryId, event: name, payload, routeSnapshot, receivedAt, lane: event.lane ?? null, runAfter: event.runAfter ?? null });
     return { status: 'accepted', id: Number(info.lastInsertRowid) };
   };
   const acceptBatch = db.transaction((batch: readonly PendingAccept[]): AcceptOutcome[] => batch.map((p) => acceptOne(p.event, p.dedupSince)));
@@ -157,13 +185,21 @@ export function createSqliteWebhookInbox(
 
   const claim = db.transaction((maxRunAttempts: number): EventRow | undefined => {
     for (;;) {
-      const row = statements.oldestAccepted.get();
-      if (!row) return undefined;
       const at = now();
+      const row = statements.oldestRunnable.get(at);
+      if (!row) return undefined;
       if (row.run_attempts >= maxRunAttempts) {
         // A poison event (one whose run keeps killing the process) must not block the queue.
         statements.fail.run(`gave up after ${row.run_attempts} interrupted runs`, at, row.id);
         continue;
+      }
+      if (row.lane !== null && row.run_after !== null) {
+        // A push overtaken by a newer push to the same PR: only the newest head is reviewed.
+        const newer = statements.newerPush.get(row.lane, row.id);
+        if (newer) {
+          statements.skip.run(`superseded by a newer push (event ${newer.id})`, at, row.id);
+          continue;
+        }
       }
       statements.claim.run(at, row.id);
       return statements.get.get(row.id);
@@ -179,7 +215,9 @@ export function createSqliteWebhookInbox(
         return row && toRecord(row);
       }),
     setSession: (id, sessionId) => guarded(() => void statements.setSession.run(sessionId, now(), id)),
-    finishRun: (id, output) => guarded(() => void statements.finish.run(output, now(), id)),
+    finishRun: (id, output, deliverAs) => guarded(() => void statements.finish.run(output, deliverAs ?? null, now(), id)),
+    skip: (id, reason) => guarded(() => void statements.skip.run(reason, now(), id)),
+    nextRunAfter: (after) => guarded(() => statements.nextRunAfter.get(after)?.at ?? undefined),
     fail: (id, reason) => guarded(() => void statements.fail.run(reason, now(), id)),
     releaseRun: (id) => guarded(() => void statements.release.run(now(), id)),
     recoverInterrupted: () => guarded(() => statements.recover.run(now()).changes),

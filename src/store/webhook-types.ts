@@ -7,8 +7,14 @@
 // (at-least-once); a `done` event is delivered from its stored output, never re-run. A
 // `delivering` event found at a start may have been posted already: its target is checked for the
 // delivery marker before it is posted again, so a crash never makes a second comment.
+//
+// On a pull-request route each event carries its PR's lane: the events of one lane run one at a
+// time, oldest first, and one waits while an older one of its lane is accepted, running or not yet
+// delivered. A push may wait out a coalescing window (`runAfter`); one overtaken by a newer push of
+// its lane ends `skipped`, as does an event the run decides needs nothing (a comment that is not a
+// command).
 
-export const WEBHOOK_EVENT_STATES = ['accepted', 'running', 'done', 'delivering', 'delivered', 'failed'] as const;
+export const WEBHOOK_EVENT_STATES = ['accepted', 'running', 'done', 'delivering', 'delivered', 'failed', 'skipped'] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
 /** The states of an event still on its way (the inbox depth); delivered and failed are history. */
 export const WEBHOOK_PENDING_STATES = ['accepted', 'running', 'done', 'delivering'] as const;
@@ -26,7 +32,14 @@ export type NewWebhookEvent = {
   readonly routeSnapshot: string;
   /** Epoch milliseconds. */
   readonly receivedAt: number;
+  /** The route and PR this event is about (see `eventLane`); events of one lane run in order. */
+  readonly lane?: string;
+  /** A push waits until then (epoch ms) for newer pushes to its PR, which overtake it. */
+  readonly runAfter?: number;
 };
+
+/** How a PR route's answer is delivered: as the living summary comment, or as a new reply. */
+export type DeliverAs = 'summary' | 'reply';
 
 export type WebhookEventRecord = {
   readonly id: number;
@@ -46,6 +59,12 @@ export type WebhookEventRecord = {
   readonly error: string | null;
   readonly receivedAt: number;
   readonly updatedAt: number;
+  readonly lane: string | null;
+  readonly runAfter: number | null;
+  /** Why the event ended without a run or a delivery (state `skipped`). */
+  readonly skipReason: string | null;
+  /** Set with the output on PR routes. */
+  readonly deliverAs: DeliverAs | null;
 };
 
 export type AcceptOutcome = { readonly status: 'accepted'; readonly id: number } | { readonly status: 'duplicate' };
@@ -65,8 +84,12 @@ export interface WebhookInbox {
   claimNextRun(maxRunAttempts: number): Promise<WebhookEventRecord | undefined>;
   /** Links the run's session as soon as it exists, so a crash leaves the trail. */
   setSession(id: number, sessionId: string): Promise<void>;
-  /** running → done, with the output to deliver. */
-  finishRun(id: number, output: string): Promise<void>;
+  /** running → done, with the output to deliver (and, on a PR route, how). */
+  finishRun(id: number, output: string, deliverAs?: DeliverAs): Promise<void>;
+  /** running → skipped: the run decided the event needs nothing; nothing is delivered. */
+  skip(id: number, reason: string): Promise<void>;
+  /** The earliest `runAfter` of a waiting event later than `now`, so a worker can wake for it. */
+  nextRunAfter(now: number): Promise<number | undefined>;
   /** → failed, with the reason. */
   fail(id: number, reason: string): Promise<void>;
   /** running → accepted without counting the attempt (an orderly shutdown). */
@@ -88,7 +111,7 @@ export interface WebhookInbox {
   list(options?: { readonly route?: string; readonly limit?: number }): Promise<WebhookEventRecord[]>;
   /** Deletes dedup records older than `before`; returns how many. Keeps the table bounded. */
   pruneDedup(before: number): Promise<number>;
-  /** Deletes delivered and failed events last changed before `before`; returns how many. */
+  /** Deletes delivered, skipped and failed events last changed before `before`; returns how many. */
   pruneFinished(before: number): Promise<number>;
   /** How many events are in each state still on its way; cheap enough for every metrics scrape. */
   depth(): Promise<Record<WebhookPendingState, number>>;

@@ -20,6 +20,10 @@ const record = (over: Partial<WebhookEventRecord> = {}): WebhookEventRecord => (
   output: '\n  Looks good.  \nTwo nits below.',
   error: null,
   receivedAt: Date.UTC(2026, 10, 24, 3, 0, 0),
+  lane: null,
+  runAfter: null,
+  skipReason: null,
+  deliverAs: null,
   updatedAt: Date.UTC(2026, 10, 24, 3, 0, 9),
   ...over,
 });

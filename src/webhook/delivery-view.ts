@@ -50,7 +50,7 @@ function eventFields(record: WebhookEventRecord): Omit<DeliveryRow, 'answer_firs
     session: record.sessionId,
     run_attempts: record.runAttempts,
     delivery_attempts: record.deliveryAttempts,
-    reason: record.error,
+    reason: record.error ?? record.skipReason,
   };
 }
 
@@ -91,6 +91,8 @@ function outcome(record: WebhookEventRecord, deliver: string | null, extra: Read
       }
       return `delivered (${deliver ?? 'unknown target'})`;
     }
+    case 'skipped':
+      return `skipped, nothing to run or deliver: ${record.skipReason ?? 'no reason recorded'}`;
     case 'failed':
       return record.output === null ? `failed before an answer: ${record.error ?? 'no reason recorded'}` : `answered, but the delivery failed: ${record.error ?? 'no reason recorded'}`;
   }

@@ -22,7 +22,7 @@ let accepted: number[];
 const logged: Array<[string, string]> = [];
 
 function route(name: string, overrides: Partial<ResolvedRoute> = {}): ResolvedRoute {
-  return { name, source: 'config', secret: 's', enabled: true, events: [], filters: [], skills: [], toolsets: [], deliver: 'log', deliver_extra: {}, ...overrides };
+  return { name, source: 'config', secret: 's', enabled: true, events: [], filters: [], skills: [], toolsets: [], deliver: 'log', deliver_extra: {}, session: 'per_event', commands: false, coalesce_seconds: 30, ...overrides };
 }
 
 const routes = new Map<string, ResolvedRoute>([

@@ -11,6 +11,7 @@ import type { SlidingWindowLimiter } from './rate-limit.js';
 import { declaredTooLarge, readBody, TOO_LARGE } from '../http/read-body.js';
 import { sendJson } from '../http/send-json.js';
 import { routeSnapshot, type ResolvedRoute } from './routes.js';
+import { eventLane } from './pr-event.js';
 import { verifyRequest } from './verify.js';
 import type { RefusalSampler } from './refusal-log.js';
 import { errorMessage } from '../domain/error-message.js';
@@ -137,7 +138,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
     // 12: durably, then the answer.
     try {
       const outcome = await deps.inbox.accept(
-        { route: name, deliveryId: delivery.id, deduplicate: delivery.deduplicate, event, payload: parsed.json, routeSnapshot: snapshotOf(route), receivedAt: now },
+        { route: name, deliveryId: delivery.id, deduplicate: delivery.deduplicate, event, payload: parsed.json, routeSnapshot: snapshotOf(route), receivedAt: now, ...eventLane(route, event, parsed.payload, now) },
         dedupSince,
       );
       if (outcome.status === 'duplicate') {

@@ -16,6 +16,9 @@ const route = (overrides: Partial<ResolvedRoute> = {}): ResolvedRoute => ({
   toolsets: [],
   deliver: 'log',
   deliver_extra: {},
+  session: 'per_event',
+  commands: false,
+  coalesce_seconds: 30,
   ...overrides,
 });
 

@@ -5,7 +5,7 @@
 // disabled, the gateway still starts.)
 import { isIP } from 'node:net';
 import { validateForgeTarget } from '../delivery/forge-comment.js';
-import type { ResolvedRoute } from './routes.js';
+import { isPrRoute, type ResolvedRoute } from './routes.js';
 import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
 import { TOOLSET_NAMES } from '../domain/toolsets.js';
 
@@ -20,6 +20,9 @@ export function isLoopbackHost(host: string): boolean {
 
 /** Shorter secrets can be guessed or brute-forced offline from one signed request. */
 export const MIN_SECRET_CHARS = 16;
+
+/** `new`: every delivery is a new comment; `update`: one living comment per PR, edited by each review. */
+export const DELIVERY_MODES = ['new', 'update'] as const;
 
 const hasPlaceholder = (value: string) => /\{[A-Za-z0-9_.]+\}/.test(value);
 
@@ -51,7 +54,14 @@ export function routeProblems(route: ResolvedRoute, host: string): string[] {
   if (unknownToolsets.length > 0) {
     problems.push(`route "${route.name}" names unknown toolset${unknownToolsets.length === 1 ? '' : 's'} ${unknownToolsets.map((n) => `"${n}"`).join(', ')} (known: ${TOOLSET_NAMES.join(', ')})`);
   }
-  if (route.deliver === 'forge_comment') {
+  const mode = route.deliver_extra.mode;
+  if (mode !== undefined && !(DELIVERY_MODES as readonly unknown[]).includes(mode)) {
+    problems.push(`route "${route.name}" has deliver_extra.mode ${JSON.stringify(mode)}: use one of ${DELIVERY_MODES.join(', ')}`);
+  } else if (mode === 'update' && route.deliver !== 'forge_comment') {
+    problems.push(`route "${route.name}" has deliver_extra.mode "update", which only a forge_comment delivery can do (it delivers to ${route.deliver})`);
+  }
+  // A PR route takes its target from the event; deliver_extra's repo and pr_number are only a fallback.
+  if (route.deliver === 'forge_comment' && !isPrRoute(route)) {
     const extra = Object.fromEntries(Object.entries(route.deliver_extra).map(([key, value]) => [key, String(value)]));
     const missing = ['repo', 'pr_number'].filter((key) => !extra[key]);
     if (missing.length > 0) {

@@ -3,12 +3,15 @@
 // name clash, so a subscription can never take over a route someone configured by hand.
 import * as z from 'zod/mini';
 import type { Config, WebhookRoute } from '../config/schema.js';
-import { DELIVER_TARGETS, webhookRouteSchema } from '../config/schema.js';
+import { DELIVER_TARGETS, ROUTE_SESSIONS, webhookRouteSchema } from '../config/schema.js';
 
 export type RouteSource = 'config' | 'subscription';
 
 // Spelled out: the route schema is a loose object, whose index signature `Omit` would keep alone.
-export type ResolvedRoute = Pick<WebhookRoute, 'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra'> & {
+export type ResolvedRoute = Pick<
+  WebhookRoute,
+  'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra' | 'session' | 'commands' | 'coalesce_seconds'
+> & {
   readonly name: string;
   readonly source: RouteSource;
   /** The effective secret; '' when neither the route nor `extra.secret` has one. */
@@ -39,6 +42,9 @@ export function resolveRoutes(config: Readonly<Config>, subscriptions: Readonly<
       toolsets: route.toolsets,
       deliver: route.deliver,
       deliver_extra: route.deliver_extra,
+      session: route.session,
+      commands: route.commands,
+      coalesce_seconds: route.coalesce_seconds,
     });
   for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) add(name, route, 'config');
   const shadowed: string[] = [];
@@ -59,6 +65,9 @@ const routeSnapshotSchema = z.object({
   toolsets: z.optional(z.array(z.string())),
   deliver: z.enum(DELIVER_TARGETS),
   deliver_extra: z.record(z.string(), z.union([z.string(), z.number()])),
+  // Absent in events accepted before PR reviews: a session per event, no commands.
+  session: z.optional(z.enum(ROUTE_SESSIONS)),
+  commands: z.optional(z.boolean()),
 });
 
 export type RouteSnapshot = z.output<typeof routeSnapshotSchema>;
@@ -72,6 +81,8 @@ export function routeSnapshot(route: ResolvedRoute): string {
     ...(route.toolsets.length > 0 ? { toolsets: [...route.toolsets] } : {}),
     deliver: route.deliver,
     deliver_extra: { ...route.deliver_extra },
+    ...(route.session !== 'per_event' ? { session: route.session } : {}),
+    ...(route.commands ? { commands: true } : {}),
   };
   return JSON.stringify(snapshot);
 }
@@ -89,3 +100,8 @@ export function parseRouteSnapshot(text: string): { ok: true; snapshot: RouteSna
 
 /** The schema of one route, for subscriptions read back from disk. */
 export { webhookRouteSchema };
+
+/** A route that keeps one session per pull request or obeys comment commands: its events are about a PR. */
+export function isPrRoute(route: Pick<RouteSnapshot, 'session' | 'commands'>): boolean {
+  return route.session === 'per_pr' || route.commands === true;
+}

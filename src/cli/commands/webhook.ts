@@ -79,6 +79,9 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
       toolsets: list(options.toolsets),
       deliver: deliver as Subscription['deliver'],
       deliver_extra: parseDeliverExtra(options.deliverExtra ?? []),
+      session: existing?.session ?? 'per_event',
+      commands: existing?.commands ?? false,
+      coalesce_seconds: existing?.coalesce_seconds ?? 30,
       // Subscribing again updates the route and keeps its secret, unless a new one is given.
       secret: options.secret?.trim() ?? existing?.secret ?? generated!,
       created_at: existing?.created_at ?? new Date().toISOString(),

@@ -1,0 +1,60 @@
+// PR threads on SQLite (pr-thread-types.ts): one row per route and PR, patched field by field in
+// one statement, so two events of different PRs never touch each other's row.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { PrThread, PrThreadPatch, PrThreads } from './pr-thread-types.js';
+
+type Row = {
+  route: string;
+  pr_key: string;
+  session_id: string | null;
+  reviewed_sha: string | null;
+  summary_comment_id: string | null;
+  paused: number;
+  refusal_sent: number;
+  updated_at: number;
+};
+
+const toThread = (row: Row): PrThread => ({
+  route: row.route,
+  prKey: row.pr_key,
+  sessionId: row.session_id,
+  reviewedSha: row.reviewed_sha,
+  summaryCommentId: row.summary_comment_id,
+  paused: row.paused === 1,
+  refusalSent: row.refusal_sent === 1,
+  updatedAt: row.updated_at,
+});
+
+/** Column per patch field: the one list the upsert is built from. */
+const COLUMNS = {
+  sessionId: 'session_id',
+  reviewedSha: 'reviewed_sha',
+  summaryCommentId: 'summary_comment_id',
+  paused: 'paused',
+  refusalSent: 'refusal_sent',
+} as const satisfies Record<keyof PrThreadPatch, string>;
+
+export function createSqlitePrThreads(db: BetterSqlite3.Database, now: () => number, guarded: <T>(work: () => T) => Promise<T>): PrThreads {
+  const get = db.prepare<[string, string], Row>('SELECT * FROM pr_threads WHERE route = ? AND pr_key = ?');
+  const insert = db.prepare<[string, string, number]>('INSERT INTO pr_threads (route, pr_key, updated_at) VALUES (?, ?, ?) ON CONFLICT (route, pr_key) DO NOTHING');
+  const update = db.transaction((route: string, prKey: string, patch: PrThreadPatch): Row => {
+    const at = now();
+    insert.run(route, prKey, at);
+    const fields = (Object.keys(COLUMNS) as Array<keyof PrThreadPatch>).filter((key) => patch[key] !== undefined);
+    const values = fields.map((key) => {
+      const value = patch[key];
+      return typeof value === 'boolean' ? Number(value) : value;
+    });
+    const sets = [...fields.map((key) => `${COLUMNS[key]} = ?`), 'updated_at = ?'].join(', ');
+    db.prepare(`UPDATE pr_threads SET ${sets} WHERE route = ? AND pr_key = ?`).run(...values, at, route, prKey);
+    return get.get(route, prKey)!;
+  });
+  return {
+    get: (route, prKey) =>
+      guarded(() => {
+        const row = get.get(route, prKey);
+        return row && toThread(row);
+      }),
+    update: (route, prKey, patch) => guarded(() => toThread(update.immediate(route, prKey, patch))),
+  };
+}
