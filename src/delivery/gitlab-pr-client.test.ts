@@ -41,6 +41,8 @@ const lastRequest = (gitlab: FakeGitlab) => {
 
 const failureOf = <T>(result: ForgeResult<T>) => {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);
+  // Every token in these tests starts glpat-; no failure message may carry one.
+  expect(result.message).not.toContain('glpat-');
   return result;
 };
 
@@ -66,7 +68,7 @@ describe('GitLab PR client', () => {
     expect(lastRequest(gitlab)).toEqual({ method: 'PUT', path: `/api/v4/projects/${ENCODED}/merge_requests/7/notes/1000`, query: {}, token: gitlab.token, body: { body: 'new' } });
     expect(gitlab.notes(PROJECT, 7)[0]?.body).toBe('new');
     gitlab.deleteNote(PROJECT, 7, note.id);
-    expect(await client.updateComment(pr, '1000', 'again')).toEqual({ ok: false, code: 'not_found', retryable: false, message: 'GitLab updateComment: HTTP 404: 404 Note Not Found' });
+    expect(failureOf(await client.updateComment(pr, '1000', 'again'))).toEqual({ ok: false, code: 'not_found', retryable: false, message: 'GitLab updateComment: HTTP 404: 404 Note Not Found' });
   });
 
   it('findComment reads pages of 100 oldest first, following X-Next-Page, and picks the oldest match', async () => {
@@ -130,7 +132,7 @@ describe('GitLab PR client', () => {
     fake = await startFakeGitlab();
     const token = 'glpat-wrong-token-abcdef';
     const client = createGitlabPrClient({ apiBase: fake.url, token });
-    expect(await client.whoAmI()).toEqual({ ok: false, code: 'unauthenticated', retryable: false, message: 'GitLab whoAmI: HTTP 401: 401 Unauthorized (check GITLAB_TOKEN)' });
+    expect(failureOf(await client.whoAmI())).toEqual({ ok: false, code: 'unauthenticated', retryable: false, message: 'GitLab whoAmI: HTTP 401: 401 Unauthorized (check GITLAB_TOKEN)' });
     fake.failNext(1, 403);
     expect(failureOf(await client.postComment(pr, 'x'))).toMatchObject({ code: 'unauthenticated', retryable: false });
   });
@@ -138,7 +140,7 @@ describe('GitLab PR client', () => {
   it('maps 5xx and 429 to retryable failures, other 4xx to final ones, an unknown project to not_found', async () => {
     const { gitlab, client } = await setup();
     gitlab.failNext(1, 503);
-    expect(await client.whoAmI()).toEqual({ ok: false, code: 'failed', retryable: true, message: 'GitLab whoAmI: HTTP 503: 503 Service Unavailable' });
+    expect(failureOf(await client.whoAmI())).toEqual({ ok: false, code: 'failed', retryable: true, message: 'GitLab whoAmI: HTTP 503: 503 Service Unavailable' });
     gitlab.failNext(1, 429);
     expect(failureOf(await client.whoAmI())).toMatchObject({ code: 'failed', retryable: true });
     gitlab.failNext(1, 400);
@@ -161,7 +163,7 @@ describe('GitLab PR client', () => {
   it('a server that never answers times out; an aborted signal cancels', async () => {
     const url = await silentServer();
     const client = createGitlabPrClient({ apiBase: url, token: 'glpat-x', timeoutMs: 100 });
-    expect(await client.whoAmI()).toEqual({ ok: false, code: 'timeout', retryable: true, message: 'GitLab whoAmI: no answer within 100 ms' });
+    expect(failureOf(await client.whoAmI())).toEqual({ ok: false, code: 'timeout', retryable: true, message: 'GitLab whoAmI: no answer within 100 ms' });
     const patient = createGitlabPrClient({ apiBase: url, token: 'glpat-x', timeoutMs: 10_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
@@ -185,7 +187,7 @@ describe('GitLab PR client', () => {
     expect(refused.message).toBe(`GitLab whoAmI: HTTP 401: token [redacted] was refused; ${'x'.repeat(300 - `token ${token} was refused; `.length)}… (check GITLAB_TOKEN)`);
     const broken = failureOf(await client.whoAmI());
     expect(broken.message).toBe('GitLab whoAmI: HTTP 500: Bearer [redacted]');
-    expect(await client.findComment(pr, 'x')).toEqual({ ok: false, code: 'failed', retryable: false, message: 'GitLab findComment: the response is larger than 4194304 bytes' });
+    expect(failureOf(await client.findComment(pr, 'x'))).toEqual({ ok: false, code: 'failed', retryable: false, message: 'GitLab findComment: the response is larger than 4194304 bytes' });
     for (const message of [refused.message, broken.message]) expect(message).not.toContain(token);
   });
 });
