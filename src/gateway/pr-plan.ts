@@ -1,0 +1,111 @@
+// What one event on a pull-request route makes the gateway do, decided before any model call:
+// nothing (skip, with the reason), a fixed reply (help, pause, resume, a refusal), or an agent run
+// in the PR's session with the prompt for that event. The code host is asked only what the
+// decision needs: the bot's login (cached), a GitLab user's access level, how the pushed head
+// relates to the last reviewed one.
+import type { RouteSnapshot } from '../webhook/routes.js';
+import { prEventOf, prKey, type PrEvent } from '../webhook/pr-event.js';
+import { HELP_TEXT, PAUSED_TEXT, RESUMED_TEXT, TRUSTED_ASSOCIATIONS, readComment, refusalText, untrustedVerdict } from '../webhook/pr-commands.js';
+import { commandPrompt, pushReviewNote } from '../webhook/pr-prompt.js';
+import type { PrThread, PrThreads } from '../store/pr-thread-types.js';
+import type { DeliverAs } from '../store/webhook-types.js';
+import type { ListenerLog } from '../webhook/listener.js';
+import type { PrForges } from './pr-forges.js';
+
+export type PrPlan =
+  /** Not about a PR (a push event on the route, a comment on a plain issue): run as a plain route does. */
+  | { readonly kind: 'plain' }
+  | { readonly kind: 'skip'; readonly reason: string }
+  | { readonly kind: 'reply'; readonly text: string }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | {
+      readonly kind: 'run';
+      readonly pr: PrEvent;
+      readonly prKey: string;
+      /** The PR's session, when it has one. */
+      readonly sessionId: string | null;
+      /** Appended to the route's prompt (change events), or the whole prompt (commands). */
+      readonly prompt: { readonly route: true; readonly note?: string } | { readonly route: false; readonly text: string };
+      readonly deliverAs: DeliverAs;
+    };
+
+export type PrPlanDeps = {
+  readonly threads: PrThreads;
+  readonly forges: PrForges;
+  readonly log: ListenerLog;
+};
+
+type Context = { readonly deps: PrPlanDeps; readonly route: RouteSnapshot; readonly pr: PrEvent; readonly key: string; readonly thread: PrThread | undefined; readonly signal: AbortSignal };
+
+export async function planPrEvent(deps: PrPlanDeps, route: RouteSnapshot, event: string, payload: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<PrPlan> {
+  const pr = prEventOf(event, payload);
+  if (pr === undefined) return { kind: 'plain' };
+  const key = prKey(pr);
+  const thread = await deps.threads.get(route.name, key);
+  const context: Context = { deps, route, pr, key, thread, signal };
+  return pr.kind === 'comment' ? planComment(context, pr.comment) : planChange(context);
+}
+
+const run = (context: Context, prompt: Extract<PrPlan, { kind: 'run' }>['prompt'], deliverAs: DeliverAs): PrPlan => ({
+  kind: 'run',
+  pr: context.pr,
+  prKey: context.key,
+  sessionId: context.thread?.sessionId ?? null,
+  prompt,
+  deliverAs,
+});
+
+async function planChange(context: Context): Promise<PrPlan> {
+  const { pr, thread } = context;
+  if (pr.kind !== 'change') return { kind: 'plain' };
+  if (thread?.paused && pr.change !== 'other') return { kind: 'skip', reason: 'automatic reviews are paused on this pull request (/resume turns them on)' };
+  if (context.route.session !== 'per_pr' || pr.change !== 'push' || !thread?.reviewedSha || pr.headSha === undefined) return run(context, { route: true }, 'summary');
+  if (thread.reviewedSha === pr.headSha) return { kind: 'skip', reason: `${pr.headSha.slice(0, 12)} was reviewed already` };
+  const forge = context.deps.forges.client(pr.forge);
+  const compared = forge.ok ? await forge.client.compare(pr, thread.reviewedSha, pr.headSha, { signal: context.signal }) : undefined;
+  if (compared && !compared.ok) context.deps.log.warn({ route: context.route.name, pr: context.key, reason: compared.message }, 'could not compare the pushed head with the last reviewed one; reviewing the whole pull request');
+  const relation = compared?.ok ? compared.value : undefined;
+  const note = pushReviewNote({ reviewedSha: thread.reviewedSha, headSha: pr.headSha, relation: relation?.relation, commits: relation?.commits ?? 0 });
+  return run(context, { route: true, note }, 'summary');
+}
+
+async function planComment(context: Context, comment: Extract<PrEvent, { kind: 'comment' }>['comment']): Promise<PrPlan> {
+  const { deps, pr, route } = context;
+  const login = await deps.forges.botLogin(pr.forge, { signal: context.signal });
+  if (!login.ok) deps.log.warn({ route: route.name, pr: context.key, reason: login.message }, "could not ask the code host for the bot's login; its comments are known by their marker only");
+  const reading = readComment(comment, login.ok ? login.value : undefined);
+  if (reading.kind === 'ignore') {
+    // A route without commands still hears every human comment, in the PR's session.
+    if (!route.commands && reading.reason === 'not a command') return run(context, { route: true }, 'reply');
+    return { kind: 'skip', reason: reading.reason };
+  }
+  if (!route.commands) return run(context, { route: true }, 'reply');
+  const trusted = await mayCommand(context, comment);
+  if (!trusted.ok) return { kind: 'failed', reason: trusted.reason };
+  if (!trusted.value) {
+    const verdict = untrustedVerdict(context.thread?.refusalSent ?? false);
+    if (verdict.kind === 'ignore') return { kind: 'skip', reason: verdict.reason };
+    await deps.threads.update(route.name, context.key, { refusalSent: true });
+    return { kind: 'reply', text: refusalText(comment.author) };
+  }
+  const { command } = reading;
+  switch (command.kind) {
+    case 'help':
+      return { kind: 'reply', text: HELP_TEXT };
+    case 'pause':
+      await deps.threads.update(route.name, context.key, { paused: true });
+      return { kind: 'reply', text: PAUSED_TEXT };
+    case 'resume':
+      await deps.threads.update(route.name, context.key, { paused: false });
+      return { kind: 'reply', text: RESUMED_TEXT };
+    default:
+      return run(context, { route: false, text: commandPrompt(command, pr, comment.author) }, command.kind === 'review' ? 'summary' : 'reply');
+  }
+}
+
+async function mayCommand(context: Context, comment: Extract<PrEvent, { kind: 'comment' }>['comment']): Promise<{ ok: true; value: boolean } | { ok: false; reason: string }> {
+  if (context.pr.forge === 'github') return { ok: true, value: comment.association !== undefined && TRUSTED_ASSOCIATIONS.includes(comment.association.toUpperCase()) };
+  if (comment.authorId === undefined) return { ok: true, value: false };
+  const level = await context.deps.forges.gitlabMayCommand(context.pr, comment.authorId, { signal: context.signal });
+  return level.ok ? { ok: true, value: level.value } : { ok: false, reason: `could not check whether @${comment.author} may command the bot: ${level.message}` };
+}
