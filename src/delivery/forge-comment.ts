@@ -115,7 +115,7 @@ export type ClassifyContext = {
   readonly command?: string;
 };
 
-/** What one gh run means for the delivery. */
+/** What one gh run means for the delivery, and for the `gh api` calls of github-pr-client.ts. */
 export function classifyGhRun(run: GhRun, context: ClassifyContext): ForgeCommentResult {
   switch (run.kind) {
     case 'not_started':
