@@ -138,6 +138,9 @@ describe('classifyGhRun', () => {
     ['too much output', { kind: 'output_overflow', stderr: '' }, 'failed', false, 'more output'],
     ['a foreign signal', { kind: 'killed', signal: 'SIGTERM', stderr: '' }, 'killed', true, 'SIGTERM'],
     ['a silent failure', exited(2, ''), 'failed', true, 'gh exited with 2'],
+    ['a REST 404', exited(1, 'gh: Not Found (HTTP 404)\n'), 'not_found', false, 'GitHub answered 404 in octo/hello: gone'],
+    ['a REST 422', exited(1, 'gh: Validation Failed (HTTP 422)\n'), 'failed', false, 'Validation Failed'],
+    ['a REST 502', exited(1, 'gh: Bad Gateway (HTTP 502)\n'), 'failed', true, 'Bad Gateway'],
   ];
 
   it.each(cases)('%s → %s (retryable: %s)', (_name, run, code, retryable, text) => {

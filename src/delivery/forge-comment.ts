@@ -23,6 +23,8 @@ export type ForgeCommentFailureCode =
   | 'gh_unauthenticated'
   | 'repo_not_found'
   | 'pr_not_found'
+  /** The REST API's 404 (`gh api`): the repository, comment or commit is gone or not visible to gh. */
+  | 'not_found'
   | 'timeout'
   | 'cancelled'
   /** Ended by a signal Iris did not send, possibly after the comment was posted. */
@@ -57,17 +59,21 @@ const GITHUB_TOKEN_TEXT = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9
 const NAME = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}$/;
 const PR_NUMBER = /^[1-9][0-9]{0,9}$/;
 /** GraphQL's Int is 32-bit signed: a larger number cannot name a pull request. */
-const MAX_PR_NUMBER = 2 ** 31 - 1;
+export const MAX_PR_NUMBER = 2 ** 31 - 1;
+
+/** owner/name in GitHub's alphabet: safe as a gh argument and as a REST path segment pair. */
+export function isForgeRepo(repo: string): boolean {
+  const parts = repo.split('/');
+  const nameOk = (part: string | undefined): boolean => part !== undefined && NAME.test(part) && part !== '.' && part !== '..';
+  return parts.length === 2 && nameOk(parts[0]) && nameOk(parts[1]);
+}
 
 export function validateForgeTarget(extra: Readonly<Record<string, string>>): ForgeTargetCheck {
   const repo = extra.repo?.trim();
   const prNumber = extra.pr_number?.trim();
   if (!repo) return { ok: false, error: 'deliver_extra.repo is required for forge_comment (owner/name)' };
   if (!prNumber) return { ok: false, error: 'deliver_extra.pr_number is required for forge_comment' };
-  const parts = repo.split('/');
-  const [owner, name] = parts;
-  const nameOk = (part: string | undefined): boolean => part !== undefined && NAME.test(part) && part !== '.' && part !== '..';
-  if (parts.length !== 2 || !nameOk(owner) || !nameOk(name)) {
+  if (!isForgeRepo(repo)) {
     return { ok: false, error: `deliver_extra.repo must be owner/name, got ${quote(repo)}` };
   }
   const number = PR_NUMBER.test(prNumber) ? Number(prNumber) : NaN;
@@ -105,9 +111,11 @@ export type ClassifyContext = {
   readonly repo: string;
   readonly prNumber: number;
   readonly timeoutMs: number;
+  /** How the run is named in a timeout message; default `gh pr comment`. */
+  readonly command?: string;
 };
 
-/** What one gh run means for the delivery. */
+/** What one gh run means for the delivery, and for the `gh api` calls of github-pr-client.ts. */
 export function classifyGhRun(run: GhRun, context: ClassifyContext): ForgeCommentResult {
   switch (run.kind) {
     case 'not_started':
@@ -127,7 +135,7 @@ export function classifyGhRun(run: GhRun, context: ClassifyContext): ForgeCommen
         ok: false,
         code: 'timeout',
         retryable: true,
-        message: `gh pr comment did not finish within ${context.timeoutMs} ms and was stopped${said(run.stderr)}`,
+        message: `${context.command ?? 'gh pr comment'} did not finish within ${context.timeoutMs} ms and was stopped${said(run.stderr)}`,
       };
     case 'output_overflow':
       // Not retried: gh printing this much is not gh posting a comment, and the comment may well
@@ -166,8 +174,17 @@ function classifyExit(exitCode: number, stderr: string, context: ClassifyContext
       message: `pull request #${context.prNumber} not found in ${context.repo}${said(stderr)}`,
     };
   }
-  // GitHub validated the body and said no: the same body will be refused again.
-  const refused = /Body cannot be blank|Body is too long/i.test(stderr);
+  // `gh api` reports the REST API's status as `(HTTP 404)`; GraphQL's not-found texts are above.
+  if (/\(HTTP 404\)/.test(stderr)) {
+    return {
+      ok: false,
+      code: 'not_found',
+      retryable: false,
+      message: `GitHub answered 404 in ${context.repo || 'the request'}: gone, or not visible to gh's account${said(stderr)}`,
+    };
+  }
+  // GitHub validated the request and said no (GraphQL's texts, REST's 422): it will say no again.
+  const refused = /Body cannot be blank|Body is too long|\(HTTP 422\)/i.test(stderr);
   return { ok: false, code: 'failed', retryable: !refused, message: `gh exited with ${exitCode}${said(stderr)}` };
 }
 

@@ -3,14 +3,40 @@
 // `npm run demo`. It answers the commands Iris runs, the way gh 2.x does:
 //
 //   gh pr comment <number> --repo <owner/name> --body-file -    (also -R, -F, --body/-b, --flag=value)
-//   gh api [--paginate] repos/<owner>/<name>/issues/<number>/comments[?query] [--jq <filter>]
 //   gh auth status
 //   gh --version
+//   gh api (fake-gh-api.mjs), with --paginate, --jq/-q, -X/--method, --input <file|->:
+//     user                                              {login, id, type}
+//     repos/<owner>/<name>/issues/<n>/comments[?query]  GET: the comments, oldest first, in pages of
+//                                                       per_page (default 30, at most 100) from page;
+//                                                       --paginate prints every page, one JSON array each
+//     repos/<owner>/<name>/issues/<n>/comments          POST {"body"} on stdin: posts one
+//     repos/<owner>/<name>/issues/comments/<id>         PATCH {"body"}: edits; DELETE: deletes (prints
+//                                                       nothing); an unknown id is `gh: Not Found (HTTP 404)`
+//     repos/<owner>/<name>/compare/<base>...<head>      over the graph in FAKE_GH_COMMITS (below)
+//   any other endpoint or method answers `gh: Not Found (HTTP 404)`, exit 1.
 //
-// Comments that were posted (exit 0) are kept in `<FAKE_GH_RECORD>.comments.jsonl`, one JSON line
-// each ({repo, number, id, html_url, body}); `gh api` lists them as GitHub's REST API does (an array
-// of {id, html_url, body, user}). Of jq it knows the one filter Iris uses,
-// `.[] | select(.body | contains("<text>")) | .html_url` (one URL per line), and refuses others.
+// Comments that were posted (exit 0), by `gh pr comment` or `gh api`, are kept in
+// `<FAKE_GH_RECORD>.comments.jsonl`, one JSON line each ({repo, number, id, html_url, body, and from
+// `gh api` login, created_at, updated_at}); ids are 2,000,000,000 plus the record's line count. An
+// edit or a deletion rewrites the file, so it always holds the comments as they are now. `gh api`
+// shows them as GitHub's REST API does ({id, html_url, body, user: {login}, created_at, updated_at});
+// a blank body is `gh: Validation Failed (HTTP 422)`, as is one over 65,536 characters.
+//
+// Of jq it knows the filters Iris uses, and refuses others: `.login`;
+// `.[] | select(.body | contains("<text>")) | .html_url` and `... | {id, html_url}` (one line per
+// match, each page filtered by itself as gh does); `{status, ahead_by}`. Strings print raw, objects
+// as compact JSON with sorted keys (as gojq does).
+//
+// FAKE_GH_LOGIN names the signed-in account (default `iris-bot`): `gh api user` and every comment's
+// author. (`gh auth status` still prints `iris-fake`.)
+//
+// FAKE_GH_COMMITS names a JSON file `{"<sha>": "<parent sha>" | null, ...}` (one parent each). For
+// compare, base and head are full shas or unique prefixes; an unknown one is
+// `gh: No commit found for SHA: <sha> (HTTP 404)`, unrelated histories `gh: No common ancestor
+// between <base> and <head>. (HTTP 404)`; otherwise GitHub's {status (ahead, identical, behind,
+// diverged), ahead_by, behind_by, total_commits, base_commit, merge_base_commit, commits: [{sha,
+// parents}] from the merge base to head}.
 //
 // Every invocation appends one JSON line to the file named by FAKE_GH_RECORD (required: without
 // it the fake exits 2, so a test can never pass by not looking):
@@ -34,6 +60,8 @@
 //   posted-hang        posts the comment (it is listed by `gh api` from then on), then sleeps as
 //                      `hang` before printing its URL: a crash of the caller in this window is the
 //                      one that used to make a duplicate comment
+// `gh api` honours `unauthenticated` (exit 4, before --input is read) and `hang` (after recording);
+// the other modes concern `gh pr comment` only.
 //
 // As the real API does, a blank body fails with `GraphQL: Body cannot be blank (addComment)` and a
 // body over 65,536 characters with `GraphQL: Body is too long (maximum is 65536 characters)
@@ -44,11 +72,11 @@
 // that `exec`s it, so a kill reaches node), or point IRIS_GH_BIN at this file.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { api } from './fake-gh-api.mjs';
 
 const MAX_BODY_CHARS = 65_536;
 const USAGE_ROOT = 'Usage:  gh <command> <subcommand> [flags]';
 const USAGE_COMMENT = 'Usage:  gh pr comment [<number> | <url> | <branch>] [flags]';
-const USAGE_API = 'Usage:  gh api <endpoint> [flags]';
 
 const recordPath = process.env.FAKE_GH_RECORD;
 if (!recordPath) {
@@ -58,6 +86,8 @@ if (!recordPath) {
 
 const mode = parseMode(process.env.FAKE_GH_MODE ?? 'ok');
 const argv = process.argv.slice(2);
+/** The account gh is signed in as, for `gh api user` and as the author of every comment. */
+const login = process.env.FAKE_GH_LOGIN || 'iris-bot';
 
 await main();
 
@@ -73,7 +103,7 @@ async function main() {
   }
   if (command === 'auth' && sub === 'status' && rest.length === 0) return authStatus();
   if (command === 'pr' && sub === 'comment') return prComment(rest);
-  if (command === 'api') return api([sub, ...rest].filter((arg) => arg !== undefined));
+  if (command === 'api') return api([sub, ...rest].filter((arg) => arg !== undefined), { mode, recordPath, login, record, done, fail, usageError, hang });
   record(null);
   if (command === 'auth' || command === 'pr') {
     if (sub === undefined) return done(`${USAGE_ROOT}\n`);
@@ -151,44 +181,6 @@ async function prComment(args) {
   appendFileSync(`${recordPath}.comments.jsonl`, `${JSON.stringify({ repo: checked.fullName, number: Number(checked.number), id: commentId, html_url: url, body: text })}\n`);
   if (mode.kind === 'posted-hang') await hang();
   return done(`${url}\n`);
-}
-
-async function api(args) {
-  record(null);
-  let jq;
-  const positional = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--paginate') continue;
-    if (arg === '--jq' || arg === '-q') {
-      if (i + 1 >= args.length) return usageError(`flag needs an argument: ${arg}`, USAGE_API);
-      jq = args[++i];
-    } else if (arg === '-X' || arg === '--method') {
-      if (args[++i] !== 'GET') return fail(1, 'fake-gh: only GET is supported by gh api here');
-    } else if (arg.startsWith('-')) return usageError(`unknown flag: ${arg}`, USAGE_API);
-    else positional.push(arg);
-  }
-  if (positional.length !== 1) return usageError(`accepts 1 arg(s), received ${positional.length}`, USAGE_API);
-  if (mode.kind === 'unauthenticated') return fail(4, 'To get started with GitHub CLI, please run:  gh auth login');
-  if (mode.kind === 'hang') await hang();
-  const match = /^\/?repos\/([^/]+\/[^/]+)\/issues\/([1-9][0-9]*)\/comments(?:\?.*)?$/.exec(positional[0]);
-  if (!match) return fail(1, 'gh: Not Found (HTTP 404)');
-  const comments = postedComments()
-    .filter((c) => c.repo === match[1] && c.number === Number(match[2]))
-    .map((c) => ({ id: c.id, html_url: c.html_url, body: c.body, user: { login: 'iris-fake' } }));
-  if (jq === undefined) return done(`${JSON.stringify(comments)}\n`);
-  const contains = /^\.\[\] \| select\(\.body \| contains\(("(?:[^"\\]|\\.)*")\)\) \| \.html_url$/.exec(jq);
-  if (!contains) return fail(1, `fake-gh: unsupported --jq filter ${JSON.stringify(jq)}`);
-  const needle = JSON.parse(contains[1]);
-  return done(comments.filter((c) => c.body.includes(needle)).map((c) => `${c.html_url}\n`).join(''));
-}
-
-function postedComments() {
-  try {
-    return readFileSync(`${recordPath}.comments.jsonl`, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  } catch {
-    return [];
-  }
 }
 
 function parseCommentArgs(args) {

@@ -182,3 +182,137 @@ describe.skipIf(process.platform === 'win32')('fake gh', () => {
     expect((await gh(['--version'])).stdout).toMatch(/^gh version \d+\.\d+\.\d+/);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('fake gh api', () => {
+  const COMMENTS = 'repos/octo/hello/issues/42/comments';
+  const post = (body: string, method = ['--method', 'POST']) => gh(['api', ...method, COMMENTS, '--input', '-'], { stdin: JSON.stringify({ body }) });
+  const edit = (id: number, body: string, method = ['--method', 'PATCH']) =>
+    gh(['api', ...method, `repos/octo/hello/issues/comments/${id}`, '--input', '-'], { stdin: JSON.stringify({ body }) });
+  const list = async (query = '') => JSON.parse((await gh(['api', `${COMMENTS}${query}`])).stdout) as { id: number; body: string }[];
+  type Comment = { id: number; html_url: string; body: string; user: { login: string }; created_at: string; updated_at: string };
+
+  it('user: the signed-in login, FAKE_GH_LOGIN or iris-bot; --jq .login prints it raw', async () => {
+    expect(JSON.parse((await gh(['api', 'user'])).stdout)).toEqual({ login: 'iris-bot', id: 1, type: 'User' });
+    expect(await gh(['api', 'user', '--jq', '.login'], { env: { FAKE_GH_LOGIN: 'review-bot' } })).toEqual({ code: 0, stdout: 'review-bot\n', stderr: '' });
+    expect((await recorded()).map((c) => c.argv)).toEqual([['api', 'user'], ['api', 'user', '--jq', '.login']]);
+  });
+
+  it('POST creates a comment from {"body"} on stdin, in the store gh pr comment uses, and prints GitHub\'s JSON', async () => {
+    await gh(COMMENT, { stdin: 'first' });
+    const run = await post('second', ['-X', 'POST']);
+    expect(run.code).toBe(0);
+    const comment = JSON.parse(run.stdout) as Comment;
+    expect(comment).toEqual({
+      id: 2_000_000_002,
+      html_url: 'https://github.com/octo/hello/pull/42#issuecomment-2000000002',
+      body: 'second',
+      user: { login: 'iris-bot' },
+      created_at: comment.created_at,
+      updated_at: comment.created_at,
+    });
+    expect(Date.parse(comment.created_at)).toBeGreaterThan(0);
+    expect((await recorded())[1]).toMatchObject({ argv: ['api', '-X', 'POST', COMMENTS, '--input', '-'], body: '{"body":"second"}' });
+    expect((await list()).map((c) => [c.id, c.body])).toEqual([[2_000_000_001, 'first'], [2_000_000_002, 'second']]);
+  });
+
+  it('POST with --input and no --method is a POST, as in gh', async () => {
+    expect((await gh(['api', COMMENTS, '--input', '-'], { stdin: '{"body":"x"}' })).code).toBe(0);
+    expect((await list()).map((c) => c.body)).toEqual(['x']);
+  });
+
+  it('refuses a blank or too long body with 422, and bad JSON with 400', async () => {
+    expect(await post(' ')).toEqual({ code: 1, stdout: '', stderr: 'gh: Validation Failed (HTTP 422)\n' });
+    expect((await post('x'.repeat(65_537))).stderr).toBe('gh: Validation Failed (HTTP 422)\nbody is too long (maximum is 65536 characters)\n');
+    expect(await gh(['api', '-X', 'POST', COMMENTS, '--input', '-'], { stdin: 'body=x' })).toMatchObject({ code: 1, stderr: 'gh: Problems parsing JSON (HTTP 400)\n' });
+    expect(await list()).toEqual([]);
+  });
+
+  it('PATCH edits the stored comment and prints it; listing and the store show the edit', async () => {
+    const { id } = JSON.parse((await post('old')).stdout) as Comment;
+    const run = await edit(id, 'new');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id, body: 'new', user: { login: 'iris-bot' } });
+    expect((await list()).map((c) => c.body)).toEqual(['new']);
+    expect((await readFile(`${recordPath}.comments.jsonl`, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as Comment).body)).toEqual(['new']);
+  });
+
+  it('DELETE removes a comment and prints nothing; PATCH or DELETE of an unknown id is 404', async () => {
+    const { id } = JSON.parse((await post('doomed')).stdout) as Comment;
+    expect(await gh(['api', '-X', 'DELETE', `repos/octo/hello/issues/comments/${id}`])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await list()).toEqual([]);
+    expect(await edit(id, 'again', ['-X', 'PATCH'])).toEqual({ code: 1, stdout: '', stderr: 'gh: Not Found (HTTP 404)\n' });
+    expect(await gh(['api', '--method', 'DELETE', `repos/octo/hello/issues/comments/${id}`])).toMatchObject({ code: 1, stderr: 'gh: Not Found (HTTP 404)\n' });
+    expect(await gh(['api', '-X', 'PUT', COMMENTS])).toMatchObject({ code: 1, stderr: 'gh: Not Found (HTTP 404)\n' });
+  });
+
+  it('lists in pages: 30 by default, per_page and page, every page with --paginate', async () => {
+    for (let i = 0; i < 35; i++) await post(`c${i}`);
+    expect((await list()).length).toBe(30);
+    expect((await list('?per_page=10&page=4')).map((c) => c.body)).toEqual(['c30', 'c31', 'c32', 'c33', 'c34']);
+    const all = await gh(['api', '--paginate', `${COMMENTS}?per_page=20`]);
+    const pages = all.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Comment[]).length);
+    expect(pages).toEqual([20, 15]);
+  });
+
+  it('--jq: the marker filters print one line per match, page by page; others are refused', async () => {
+    for (let i = 0; i < 3; i++) await post(i === 1 ? 'plain' : `mark ${i} <!-- m -->`);
+    const ids = await gh(['api', '--paginate', `${COMMENTS}?per_page=1`, '--jq', '.[] | select(.body | contains("<!-- m -->")) | {id, html_url}']);
+    expect(ids.stdout).toBe(
+      '{"html_url":"https://github.com/octo/hello/pull/42#issuecomment-2000000001","id":2000000001}\n' +
+        '{"html_url":"https://github.com/octo/hello/pull/42#issuecomment-2000000003","id":2000000003}\n',
+    );
+    const urls = await gh(['api', COMMENTS, '--jq', '.[] | select(.body | contains("plain")) | .html_url']);
+    expect(urls.stdout).toBe('https://github.com/octo/hello/pull/42#issuecomment-2000000002\n');
+    expect(await gh(['api', COMMENTS, '--jq', '.[0]'])).toMatchObject({ code: 1, stderr: 'fake-gh: unsupported --jq filter ".[0]"\n' });
+  });
+
+  describe('compare', () => {
+    // a ← b ← c, and a ← d: c and d diverged at a.
+    const [a, b, c, d] = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40), 'd'.repeat(40)];
+    const compare = async (base: string, head: string, jq?: string) => {
+      const graph = join(dir, 'commits.json');
+      await writeFile(graph, JSON.stringify({ [a]: null, [b]: a, [c]: b, [d]: a, ['e'.repeat(40)]: null }));
+      return gh(['api', `repos/octo/hello/compare/${base}...${head}`, ...(jq ? ['--jq', jq] : [])], { env: { FAKE_GH_COMMITS: graph } });
+    };
+
+    it('ahead: GitHub\'s shape, commits from the merge base to head', async () => {
+      const run = await compare(a, c);
+      expect(JSON.parse(run.stdout)).toEqual({
+        status: 'ahead',
+        ahead_by: 2,
+        behind_by: 0,
+        total_commits: 2,
+        base_commit: { sha: a },
+        merge_base_commit: { sha: a },
+        commits: [
+          { sha: b, parents: [{ sha: a }] },
+          { sha: c, parents: [{ sha: b }] },
+        ],
+      });
+    });
+
+    it.each([
+      ['identical', c, c, '{"ahead_by":0,"status":"identical"}'],
+      ['behind', c, a, '{"ahead_by":0,"status":"behind"}'],
+      ['diverged', c, d, '{"ahead_by":1,"status":"diverged"}'],
+      ['ahead, by short shas', 'aaaaaaa', 'ccccccc', '{"ahead_by":2,"status":"ahead"}'],
+    ])('%s, through --jq {status, ahead_by}', async (_name, base, head, stdout) => {
+      expect(await compare(base, head, '{status, ahead_by}')).toEqual({ code: 0, stdout: `${stdout}\n`, stderr: '' });
+    });
+
+    it('an unknown sha, or unrelated histories, is a 404 with GitHub\'s message', async () => {
+      expect(await compare('1234567', c)).toEqual({ code: 1, stdout: '', stderr: 'gh: No commit found for SHA: 1234567 (HTTP 404)\n' });
+      expect((await compare(a, '7654321')).stderr).toBe('gh: No commit found for SHA: 7654321 (HTTP 404)\n');
+      expect((await compare(a, 'e'.repeat(40))).stderr).toBe(`gh: No common ancestor between ${a} and ${'e'.repeat(40)}. (HTTP 404)\n`);
+    });
+  });
+
+  it('signed out: exit 4 before --input is read; hang: records, then sleeps', async () => {
+    const out = await gh(['api', '-X', 'POST', COMMENTS, '--input', '-'], { stdin: '{"body":"x"}', env: { FAKE_GH_MODE: 'unauthenticated' } });
+    expect(out).toEqual({ code: 4, stdout: '', stderr: 'To get started with GitHub CLI, please run:  gh auth login\n' });
+    expect((await recorded())[0]?.body).toBeNull();
+    const started = Date.now();
+    expect((await gh(['api', 'user'], { env: { FAKE_GH_MODE: 'hang', FAKE_GH_HANG_MS: '300' } })).code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+});
