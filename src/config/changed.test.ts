@@ -61,6 +61,9 @@ describe('schemaEntryDefaults', () => {
       toolsets: [],
       deliver: 'log',
       deliver_extra: {},
+      session: 'per_event',
+      commands: false,
+      coalesce_seconds: 30,
     });
     expect(schemaEntryDefaults(['my_extension'])).toBeUndefined();
     // An alias needs a model and a provider: no defaults to subtract.

@@ -9,33 +9,38 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { deliverEvent, deliveryTargetProblem } from './deliver-event.js';
+import type { PrForges } from './pr-forges.js';
+import type { PrThreads } from '../store/pr-thread-types.js';
 
 const FAKE_GH = fileURLToPath(new URL('../../test/fakes/fake-gh.mjs', import.meta.url));
 const FORGE = { name: 'pr', source: 'config' as const, skills: [], deliver: 'forge_comment' as const, deliver_extra: { repo: '{repository.full_name}', pr_number: '{number}' } };
 const PAYLOAD = { number: 42, repository: { full_name: 'octo/hello' } };
 const NO_PLATFORMS = new Map();
 const TELEGRAM_HOME = new Map([['telegram', { homeChannel: '-100200' }]] as const);
+// The plain GitHub route delivers with `gh pr comment`: no code-host client is asked.
+const NO_FORGES = { client: () => ({ ok: false, error: 'no client in this test' }), botLogin: () => Promise.reject(new Error('unused')), gitlabMayCommand: () => Promise.reject(new Error('unused')) } as const satisfies PrForges;
+const NO_THREADS = { get: () => Promise.reject(new Error('unused')), update: () => Promise.reject(new Error('unused')) } satisfies PrThreads;
 const noPlatformDelivery = { targets: NO_PLATFORMS, store: {} as never, adapters: new Map(), wake: () => {} };
 
 describe('deliveryTargetProblem', () => {
   it('is nothing for log and for a target that renders valid', () => {
-    expect(deliveryTargetProblem({ ...FORGE, deliver: 'log' }, {}, NO_PLATFORMS)).toBeUndefined();
-    expect(deliveryTargetProblem(FORGE, PAYLOAD, NO_PLATFORMS)).toBeUndefined();
+    expect(deliveryTargetProblem({ ...FORGE, deliver: 'log' }, 'pull_request', {}, NO_PLATFORMS, NO_FORGES)).toBeUndefined();
+    expect(deliveryTargetProblem(FORGE, 'pull_request', PAYLOAD, NO_PLATFORMS, NO_FORGES)).toBeUndefined();
   });
 
   it('names what is wrong with a rendered target, and a platform that is not there', () => {
-    expect(deliveryTargetProblem(FORGE, { ...PAYLOAD, number: -3 }, NO_PLATFORMS)).toBe('deliver_extra.pr_number must be a positive integer, got "-3"');
+    expect(deliveryTargetProblem(FORGE, 'pull_request', { ...PAYLOAD, number: -3 }, NO_PLATFORMS, NO_FORGES)).toBe('deliver_extra.pr_number must be a positive integer, got "-3"');
     // A placeholder the payload cannot fill stays as written, which is no owner/name.
-    expect(deliveryTargetProblem(FORGE, { number: 1 }, NO_PLATFORMS)).toBe('deliver_extra.repo must be owner/name, got "{repository.full_name}"');
-    expect(deliveryTargetProblem({ ...FORGE, deliver: 'slack' }, PAYLOAD, NO_PLATFORMS)).toBe('deliver slack: platform not enabled');
+    expect(deliveryTargetProblem(FORGE, 'pull_request', { number: 1 }, NO_PLATFORMS, NO_FORGES)).toBe('deliver_extra.repo must be owner/name, got "{repository.full_name}"');
+    expect(deliveryTargetProblem({ ...FORGE, deliver: 'slack' }, 'pull_request', PAYLOAD, NO_PLATFORMS, NO_FORGES)).toBe('deliver slack: platform not enabled');
   });
 
   it('a platform target: the rendered chat_id, else the home channel', () => {
     const chat = { ...FORGE, deliver: 'telegram' as const, deliver_extra: { chat_id: '{chat}' } };
-    expect(deliveryTargetProblem(chat, { chat: 55 }, TELEGRAM_HOME)).toBeUndefined();
-    expect(deliveryTargetProblem({ ...chat, deliver_extra: {} }, {}, TELEGRAM_HOME)).toBeUndefined();
-    expect(deliveryTargetProblem({ ...chat, deliver_extra: {} }, {}, new Map([['telegram', { homeChannel: '' }]] as const))).toBe('deliver telegram: no chat_id and no home_channel');
-    expect(deliveryTargetProblem(chat, {}, TELEGRAM_HOME)).toBe('deliver telegram: chat_id "{chat}" names a field the payload does not have');
+    expect(deliveryTargetProblem(chat, 'pull_request', { chat: 55 }, TELEGRAM_HOME, NO_FORGES)).toBeUndefined();
+    expect(deliveryTargetProblem({ ...chat, deliver_extra: {} }, 'pull_request', {}, TELEGRAM_HOME, NO_FORGES)).toBeUndefined();
+    expect(deliveryTargetProblem({ ...chat, deliver_extra: {} }, 'pull_request', {}, new Map([['telegram', { homeChannel: '' }]] as const), NO_FORGES)).toBe('deliver telegram: no chat_id and no home_channel');
+    expect(deliveryTargetProblem(chat, 'pull_request', {}, TELEGRAM_HOME, NO_FORGES)).toBe('deliver telegram: chat_id "{chat}" names a field the payload does not have');
   });
 });
 
@@ -96,7 +101,7 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
 
   it('records delivering, then posts the answer with its marker, then delivered', async () => {
     const calls: Call[] = [];
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery }, record(), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record(), new AbortController().signal);
     expect(calls.map((c) => c[0])).toEqual(['delivering', 'pid', 'delivered']);
     expect(calls[2]).toEqual(['delivered', 7, 1]);
     expect(await posted()).toEqual(['Looks good.\n\n<!-- iris-delivery:7 -->']);
@@ -104,9 +109,9 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
 
   it('a delivering event whose marker is on the PR already is marked delivered without posting', async () => {
     const calls: Call[] = [];
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery }, record(), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record(), new AbortController().signal);
     calls.length = 0;
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery }, record({ state: 'delivering', deliveryAttempts: 1, deliveryPid: 999_999_999 }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ state: 'delivering', deliveryAttempts: 1, deliveryPid: 999_999_999 }), new AbortController().signal);
     expect(calls).toEqual([['delivered', 7, 1]]);
     expect(await posted()).toHaveLength(1);
     expect((await argvs()).map((argv) => argv[0])).toEqual(['pr', 'api']);
@@ -114,14 +119,14 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
 
   it('a delivering event without the marker on the PR is posted', async () => {
     const calls: Call[] = [];
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery }, record({ state: 'delivering' }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ state: 'delivering' }), new AbortController().signal);
     expect(calls.map((c) => c[0])).toEqual(['delivering', 'pid', 'delivered']);
     expect(await posted()).toEqual(['Looks good.\n\n<!-- iris-delivery:7 -->']);
   });
 
   it('a delivering event whose PR cannot be checked fails with the reason, and is not posted blind', async () => {
     const calls: Call[] = [];
-    await deliverEvent({ env: { ...env, FAKE_GH_MODE: 'unauthenticated' }, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery }, record({ state: 'delivering', deliveryAttempts: 1 }), new AbortController().signal);
+    await deliverEvent({ env: { ...env, FAKE_GH_MODE: 'unauthenticated' }, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ state: 'delivering', deliveryAttempts: 1 }), new AbortController().signal);
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toBe('failed');
     expect(String(calls[0]![3])).toMatch(/^could not check whether the answer was posted before the restart, so it was not posted again: gh is not signed in/);
@@ -132,10 +137,10 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
     const calls: Call[] = [];
     const lines: string[] = [];
     const log = { ...quietLog, info: (_: object, message: string) => void lines.push(message) };
-    await deliverEvent({ env, inbox: recordingInbox(calls), log, platforms: noPlatformDelivery }, record({ routeSnapshot: JSON.stringify({ ...FORGE, deliver: 'log' }) }), new AbortController().signal);
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, platforms: noPlatformDelivery }, record({ routeSnapshot: '{' }), new AbortController().signal);
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, platforms: noPlatformDelivery }, record({ payload: 'nope' }), new AbortController().signal);
-    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, platforms: noPlatformDelivery }, record({ payload: JSON.stringify({ number: 0, repository: { full_name: 'octo/hello' } }) }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ routeSnapshot: JSON.stringify({ ...FORGE, deliver: 'log' }) }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ routeSnapshot: '{' }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ payload: 'nope' }), new AbortController().signal);
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS }, record({ payload: JSON.stringify({ number: 0, repository: { full_name: 'octo/hello' } }) }), new AbortController().signal);
     expect(lines).toEqual(['webhook answer']);
     expect(calls).toEqual([
       ['delivered', 7, 1],
@@ -154,7 +159,7 @@ describe('deliverEvent to a chat platform', () => {
     const platforms = { targets: TELEGRAM_HOME, store: { enqueue: (m: unknown[]) => Promise.resolve(enqueued.push(...m)) } as never, adapters: new Map(), wake: () => void woken++ };
     const snapshot = JSON.stringify({ ...FORGE, deliver: 'telegram', deliver_extra: { thread_id: '{topic}' } });
     const answer = `${'a'.repeat(4000)}\n\n${'b'.repeat(200)}`;
-    await deliverEvent({ env: {}, inbox: recordingInbox(calls), log: quietLog, platforms }, record({ id: 9, output: answer, routeSnapshot: snapshot, payload: JSON.stringify({ topic: 3 }) }), new AbortController().signal);
+    await deliverEvent({ env: {}, inbox: recordingInbox(calls), log: quietLog, platforms, forges: NO_FORGES, threads: NO_THREADS }, record({ id: 9, output: answer, routeSnapshot: snapshot, payload: JSON.stringify({ topic: 3 }) }), new AbortController().signal);
     expect(enqueued).toEqual([
       { platform: 'telegram', chatId: '-100200', threadId: '3', text: 'a'.repeat(4000), origin: 'webhook:9', part: 0 },
       { platform: 'telegram', chatId: '-100200', threadId: '3', text: 'b'.repeat(200), origin: 'webhook:9', part: 1 },

@@ -3,7 +3,11 @@
 // recorded on the event, never sent to the code host (it has had its 202). A delivery cut off by a
 // shutdown leaves the event `done`, so the next start delivers it without re-running the agent.
 import type { Env } from '../config/home.js';
-import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, deliverForgeComment, deliveryMarker, findMarkedComment, validateForgeTarget, type DeliverOptions } from '../delivery/forge-comment.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, deliverForgeComment, deliveryMarker, findMarkedComment, type DeliverOptions } from '../delivery/forge-comment.js';
+import type { PrThreads } from '../store/pr-thread-types.js';
+import { commentTarget, type CommentTarget } from './comment-target.js';
+import { deliverPrComment } from './deliver-pr-comment.js';
+import type { PrForges } from './pr-forges.js';
 import { retryWithBackoff } from '../delivery/retry.js';
 import { reapOrphanedGh } from '../delivery/orphan-gh.js';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
@@ -32,6 +36,9 @@ export type DeliverDeps = {
   /** Retry pacing for forge_comment (tests shorten it). */
   readonly retry?: DeliverOptions;
   readonly platforms: PlatformDelivery;
+  /** The code-host clients of PR routes and GitLab events. */
+  readonly forges: PrForges;
+  readonly threads: PrThreads;
 };
 
 /**
@@ -39,14 +46,19 @@ export type DeliverDeps = {
  * (the run checks it first, so a bad `repo` or `pr_number` costs no model call); undefined when
  * the target is fine.
  */
-export function deliveryTargetProblem(snapshot: RouteSnapshot, payload: Readonly<Record<string, unknown>>, platforms: PlatformTargets): string | undefined {
+export function deliveryTargetProblem(snapshot: RouteSnapshot, event: string, payload: Readonly<Record<string, unknown>>, platforms: PlatformTargets, forges: PrForges): string | undefined {
   if (snapshot.deliver === 'log') return undefined;
   if (isPlatformName(snapshot.deliver)) {
     const target = resolvePlatformTarget(snapshot.deliver, renderDeliverExtra(snapshot.deliver_extra, payload), platforms);
     return target.ok ? undefined : target.error;
   }
-  const target = validateForgeTarget(renderDeliverExtra(snapshot.deliver_extra, payload));
-  return target.ok ? undefined : target.error;
+  const target = commentTarget(snapshot, event, payload);
+  if (!target.ok) return target.error;
+  if (target.via === 'client') {
+    const client = forges.client(target.forge);
+    if (!client.ok) return client.error;
+  }
+  return undefined;
 }
 
 export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
@@ -83,8 +95,10 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
     await deps.inbox.markDelivered(record.id, 1);
     return;
   }
-  const target = validateForgeTarget(renderDeliverExtra(snapshot.snapshot.deliver_extra, payload));
-  if (!target.ok) return failDelivery(0, target.error);
+  const chosen = commentTarget(snapshot.snapshot, record.event, payload);
+  if (!chosen.ok) return failDelivery(0, chosen.error);
+  if (chosen.via === 'client') return deliverThroughClient(deps, record, chosen, signal, failDelivery);
+  const target = { repo: chosen.pr.repo, prNumber: chosen.pr.number };
   const marker = deliveryMarker(record.id);
   const forge = { repo: target.repo, prNumber: target.prNumber, env: deps.env, signal };
   if (record.state === 'delivering') {
@@ -131,4 +145,35 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
     return;
   }
   await failDelivery(attempts.length, `${result.message} (after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'})`);
+}
+
+async function deliverThroughClient(
+  deps: DeliverDeps,
+  record: WebhookEventRecord,
+  target: Extract<CommentTarget, { via: 'client' }>,
+  signal: AbortSignal,
+  failDelivery: (attempts: number, reason: string) => Promise<void>,
+): Promise<void> {
+  const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId, session: record.sessionId };
+  const client = deps.forges.client(target.forge);
+  if (!client.ok) return failDelivery(0, client.error);
+  const outcome = await deliverPrComment(
+    { client: client.client, threads: deps.threads, ...(deps.retry ? { retry: deps.retry } : {}) },
+    record,
+    target,
+    () => deps.inbox.markDelivering(record.id),
+    signal,
+  );
+  const where = { forge: target.forge, repo: target.pr.repo, pr_number: target.pr.number };
+  if (outcome.ok) {
+    const how = outcome.foundPosted ? 'was posted before the restart; not posted again' : outcome.edited ? 'updated the summary comment' : 'posted as a PR comment';
+    deps.log.info({ ...context, deliver: 'forge_comment', ...where, comment_id: outcome.comment.id, url: outcome.comment.url, attempts: outcome.attempts }, `webhook answer ${how}`);
+    await deps.inbox.markDelivered(record.id, Math.max(1, outcome.attempts));
+    return;
+  }
+  if (outcome.code === 'cancelled' || signal.aborted) {
+    deps.log.info({ ...context }, 'webhook delivery interrupted by shutdown; it is retried at the next start');
+    return;
+  }
+  await failDelivery(outcome.attempts, `${outcome.message} (after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'})`);
 }

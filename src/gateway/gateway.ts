@@ -23,6 +23,7 @@ import { deliverEvent } from './deliver-event.js';
 import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
 import { claimPidFile, releasePidFile } from './pid-file.js';
+import { createPrForges } from './pr-forges.js';
 import { runWebhookEvent } from './run-event.js';
 import { startCuratorSchedule, type CuratorScheduleHandle } from './curator-schedule.js';
 import { createWorkerPool } from './worker-pool.js';
@@ -240,7 +241,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const routing = metrics ? { ...createRoutingDeps(paths, env, { rotation }), onCallFinished: metrics.modelCall } : createRoutingDeps(paths, env, { rotation });
   const runStore = metrics ? meteredStore(store, metrics) : store;
   const deliveryInbox = metrics ? meteredDeliveries(store.webhooks, metrics) : store.webhooks;
-  const run = (record: WebhookEventRecord, signal: AbortSignal) => runWebhookEvent({ paths, env, store: runStore, routing, log: llog, platforms: targets }, record, signal);
+  const forges = createPrForges({ env, gitlabApiBase: config.gitlab.api_base });
+  const run = (record: WebhookEventRecord, signal: AbortSignal) => runWebhookEvent({ paths, env, store: runStore, routing, log: llog, platforms: targets, forges }, record, signal);
   // The chat platforms: started with the store, before the webhook workers (a delivery may go to them).
   let platforms: PlatformHost | undefined;
   if (chatPlatforms.length > unsupported.length) {
@@ -272,8 +274,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     inbox: store.webhooks,
     maxRunAttempts: extra.max_run_attempts,
     log: llog,
+    nowMs,
     run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
-    deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery }, record, signal),
+    deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery, forges, threads: store.prThreads }, record, signal),
   });
   const handler = createWebhookHandler({
     routes: currentRoutes,

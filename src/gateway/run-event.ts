@@ -17,11 +17,19 @@ import { deliveryTargetProblem } from './deliver-event.js';
 import type { PlatformTargets } from '../platforms/delivery-target.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { webhookInstructions, webhookPrompt, type LoadedSkill } from './run-prompt.js';
+import { isPrRoute } from '../webhook/routes.js';
+import type { DeliverAs } from '../store/webhook-types.js';
+import type { AgentSession } from '../agent/agent.js';
+import { finishedAnswer, withoutUnfinishedTurn } from '../agent/sessions/unfinished-turn.js';
+import { planPrEvent, type PrPlan } from './pr-plan.js';
+import type { PrForges } from './pr-forges.js';
 
 export { WEBHOOK_TOOLSETS } from '../domain/toolsets.js';
 
 export type RunOutcome =
-  | { readonly kind: 'done'; readonly output: string }
+  | { readonly kind: 'done'; readonly output: string; readonly deliverAs?: DeliverAs }
+  /** The event needs nothing (a PR route decided so before any model call): recorded, not delivered. */
+  | { readonly kind: 'skipped'; readonly reason: string }
   | { readonly kind: 'failed'; readonly reason: string }
   /** Stopped by a shutdown: the event goes back to the inbox. */
   | { readonly kind: 'interrupted' };
@@ -34,7 +42,11 @@ export type RunDeps = {
   readonly log: ListenerLog;
   /** The chat platforms a route may deliver to (enabled, with their home channels). */
   readonly platforms: PlatformTargets;
+  /** The code hosts of PR routes (their comments, commits, users). */
+  readonly forges: PrForges;
 };
+
+const PLAIN: PrPlan = { kind: 'plain' };
 
 /** The first skill of the list that exists; each missing or broken one before it is a warning. */
 async function firstSkill(deps: RunDeps, names: readonly string[], context: object): Promise<LoadedSkill | undefined> {
@@ -65,8 +77,20 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   }
   // A target that cannot be delivered to is known from the payload alone: refusing it here costs
   // nothing, where finding out after the run costs a whole agent run that is then thrown away.
-  const undeliverable = deliveryTargetProblem(snapshot.snapshot, payload, deps.platforms);
+  const undeliverable = deliveryTargetProblem(snapshot.snapshot, record.event, payload, deps.platforms, deps.forges);
   if (undeliverable) return { kind: 'failed', reason: `not run: ${undeliverable}` };
+  const plan = isPrRoute(snapshot.snapshot) ? await planPrEvent({ threads: deps.store.prThreads, forges: deps.forges, log: deps.log }, snapshot.snapshot, record.event, payload, signal) : PLAIN;
+  if (signal.aborted) return { kind: 'interrupted' };
+  switch (plan.kind) {
+    case 'skip':
+      return { kind: 'skipped', reason: plan.reason };
+    case 'failed':
+      return { kind: 'failed', reason: plan.reason };
+    case 'reply':
+      return { kind: 'done', output: plan.text, deliverAs: 'reply' };
+    default:
+      break;
+  }
   const loaded = await loadConfig(deps.paths);
   if (!loaded.ok) return { kind: 'failed', reason: loaded.error.message };
 
@@ -87,19 +111,51 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
       deps.log.info({ ...context, command: request.command, approved: decision.approved, reason: decision.reason }, 'webhook run: approval'),
   });
   try {
-    const session = await runtime.agent.newSession(`webhook:${record.route}`);
+    const session = await sessionFor(deps, runtime, record, plan);
     await deps.store.webhooks.setSession(record.id, session.record.id);
     // The route's skill is loaded into the prompt: a load, as load_skill's are.
     if (skill) await deps.store.skillLoads.record(skill.name, session.record.id, Date.now());
-    deps.log.info({ ...context, session: session.record.id, skill: skill?.name }, 'webhook run started');
-    const result = await runtime.agent.runTurn(session, webhookPrompt(snapshot.snapshot, record.event, payload), {}, signal);
+    deps.log.info({ ...context, session: session.record.id, skill: skill?.name, ...(plan.kind === 'run' ? { pr: plan.prKey } : {}) }, 'webhook run started');
+    const prompt = runPrompt(plan, webhookPrompt(snapshot.snapshot, record.event, payload));
+    const deliverAs = plan.kind === 'run' ? { deliverAs: plan.deliverAs } : {};
+    if (plan.kind === 'run' && record.runAttempts > 1) {
+      // A run of this event was cut off: its answer may be in the PR's session already, or half of it.
+      const answered = finishedAnswer(session.messages, prompt);
+      if (answered !== undefined) return { kind: 'done', output: answered, ...deliverAs };
+      const kept = withoutUnfinishedTurn(session.messages, prompt);
+      if (kept) {
+        await deps.store.replaceMessages(session.record.id, kept);
+        session.messages = kept;
+      }
+    }
+    const result = await runtime.agent.runTurn(session, prompt, {}, signal);
     if (result.stopReason === 'cancelled' || signal.aborted) return { kind: 'interrupted' };
     if (result.stopReason === 'error') return { kind: 'failed', reason: `the model call failed: ${result.error?.message ?? 'unknown error'}` };
-    return { kind: 'done', output: result.text };
+    return { kind: 'done', output: result.text, ...deliverAs };
   } catch (err) {
     if (err instanceof NoMainModelError) return { kind: 'failed', reason: err.message };
     throw err;
   } finally {
     await runtime.close();
   }
+}
+
+type Runtime = Awaited<ReturnType<typeof createAgentRuntime>>;
+
+/** A plain route's run gets a session of its own; a PR's runs continue the PR's session. */
+async function sessionFor(deps: RunDeps, runtime: Runtime, record: WebhookEventRecord, plan: PrPlan): Promise<AgentSession> {
+  if (plan.kind !== 'run') return runtime.agent.newSession(`webhook:${record.route}`);
+  const existing = plan.sessionId === null ? undefined : await runtime.agent.resumeSession(plan.sessionId);
+  if (existing) return existing;
+  // None yet, or it was deleted (iris sessions prune): the PR starts a new one, kept at once so
+  // that a crash before the answer continues this one.
+  const session = await runtime.agent.newSession(`webhook:${record.route}`);
+  await deps.store.prThreads.update(record.route, plan.prKey, { sessionId: session.record.id });
+  return session;
+}
+
+function runPrompt(plan: PrPlan, routePrompt: string): string {
+  if (plan.kind !== 'run') return routePrompt;
+  if (!plan.prompt.route) return plan.prompt.text;
+  return plan.prompt.note === undefined ? routePrompt : `${routePrompt}\n\n${plan.prompt.note}`;
 }

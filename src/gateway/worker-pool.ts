@@ -15,6 +15,8 @@ export type WorkerPoolOptions = {
   readonly run: (record: WebhookEventRecord, signal: AbortSignal) => Promise<RunOutcome>;
   readonly deliver: (record: WebhookEventRecord, signal: AbortSignal) => Promise<void>;
   readonly log: ListenerLog;
+  /** The clock the inbox's `runAfter` times are on (the gateway's). */
+  readonly nowMs?: () => number;
   /** When the inbox cannot be read (a busy or failing store): the first wait and the longest. */
   readonly claimRetry?: { readonly firstMs: number; readonly maxMs: number };
 };
@@ -24,6 +26,7 @@ export { CLAIM_RETRY, claimRetryDelay } from './claim-pump.js';
 
 export function createWorkerPool(options: WorkerPoolOptions) {
   const { inbox, log } = options;
+  const nowMs = options.nowMs ?? Date.now;
 
   async function deliver(record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
     try {
@@ -47,13 +50,18 @@ export function createWorkerPool(options: WorkerPoolOptions) {
         log.info(context, 'webhook run interrupted by shutdown; it runs again at the next start');
         return;
       }
+      if (outcome.kind === 'skipped') {
+        await inbox.skip(record.id, outcome.reason);
+        log.info({ ...context, reason: outcome.reason }, `webhook event skipped: ${outcome.reason}`);
+        return;
+      }
       if (outcome.kind === 'failed') {
         await inbox.fail(record.id, outcome.reason);
         log.error({ ...context, reason: outcome.reason }, `webhook run failed: ${outcome.reason}`);
         return;
       }
       // Stored first: a crash from here on delivers this output, and never runs the agent again.
-      await inbox.finishRun(record.id, outcome.output);
+      await inbox.finishRun(record.id, outcome.output, outcome.deliverAs);
       log.info({ ...context, chars: outcome.output.length }, 'webhook run finished');
       const stored = await inbox.get(record.id);
       if (stored) await deliver(stored, signal);
@@ -62,9 +70,30 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     }
   }
 
+  // A push waiting out its coalescing window is claimable later without any new arrival to wake
+  // the pump: when nothing is claimable now, a timer wakes it at the earliest such time.
+  let delayed: { readonly at: number; readonly timer: NodeJS.Timeout } | undefined;
+  const wakeForDelayed = async (): Promise<void> => {
+    const now = nowMs();
+    const at = await inbox.nextRunAfter(now);
+    if (at === undefined || (delayed && delayed.at <= at)) return;
+    if (delayed) clearTimeout(delayed.timer);
+    const timer = setTimeout(() => {
+      delayed = undefined;
+      pump.wake();
+    }, Math.max(0, at - now) + 5);
+    timer.unref();
+    delayed = { at, timer };
+  };
+  const claim = async (): Promise<WebhookEventRecord | undefined> => {
+    const record = await inbox.claimNextRun(options.maxRunAttempts);
+    if (record === undefined) await wakeForDelayed();
+    return record;
+  };
+
   const pump = createClaimPump({
     concurrency: options.concurrency,
-    claim: () => inbox.claimNextRun(options.maxRunAttempts),
+    claim,
     run: process,
     onClaimError: (err, retryInMs) => log.error({ err, retry_in_ms: retryInMs }, 'webhook inbox unavailable; claiming runs again shortly'),
     ...(options.claimRetry ? { claimRetry: options.claimRetry } : {}),
@@ -89,7 +118,11 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     wake: pump.wake,
     active: pump.active,
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
-    stop: pump.stop,
+    stop: (graceMs: number) => {
+      if (delayed) clearTimeout(delayed.timer);
+      delayed = undefined;
+      return pump.stop(graceMs);
+    },
   };
 }
 

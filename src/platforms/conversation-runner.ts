@@ -18,7 +18,7 @@ import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js
 import type { Store } from '../store/types.js';
 import { CHAT_HELP, parseChatCommand, type ChatCommand } from './chat-commands.js';
 import { replyParts } from './reply-parts.js';
-import { finishedAnswer, withoutUnfinishedTurn } from './unfinished-turn.js';
+import { finishedAnswer, withoutUnfinishedTurn } from '../agent/sessions/unfinished-turn.js';
 import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
 
 export type ConversationRunnerDeps = {

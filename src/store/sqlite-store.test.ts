@@ -115,6 +115,7 @@ describe('openSqliteStore: schema', () => {
         'platform_outbox',
         'platform_pairing',
         'platform_sessions',
+        'pr_threads',
         'schema_version',
         'sessions',
         'skill_loads',
@@ -137,6 +138,7 @@ describe('openSqliteStore: schema', () => {
         'skill_loads_by_at',
         'usage_by_at',
         'usage_by_session',
+        'webhook_events_by_lane',
         'webhook_events_by_state',
       ]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

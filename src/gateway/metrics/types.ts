@@ -4,7 +4,7 @@
 import type { UsageRecord } from '../../store/types.js';
 
 /** The outcomes a run ends in (run-event.ts's RunOutcome kinds), the `state` of iris_webhook_runs_total. */
-export const RUN_STATES = ['done', 'failed', 'interrupted'] as const;
+export const RUN_STATES = ['done', 'failed', 'interrupted', 'skipped'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
 export type MetricsRecorder = {

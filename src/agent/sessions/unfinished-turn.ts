@@ -3,7 +3,7 @@
 // dropped first, so the history holds the message once and the model does not see a half-answer.
 // Or the first run finished (its answer is in the session) and only the record of it was lost:
 // then that answer is the reply, and the model is not asked again. Pure.
-import type { Message } from '../domain/messages.js';
+import type { Message } from '../../domain/messages.js';
 
 function textOf(message: Message): string | undefined {
   if (message.role !== 'user') return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../domain/messages.js';
+import type { Message } from '../../domain/messages.js';
 import { finishedAnswer, withoutUnfinishedTurn } from './unfinished-turn.js';
 
 const earlier: Message[] = [
