@@ -26,8 +26,11 @@ export async function makePrHome(dir: string): Promise<PrHome> {
   return { dir, home, ghRecord: join(dir, 'gh.jsonl'), commitsFile: join(dir, 'commits.json') };
 }
 
-/** config.yaml with one route `pr` (the given lines, indented under it) and a title model of its own. */
-export async function configurePr(pr: PrHome, routeLines: string, extra = ''): Promise<void> {
+/**
+ * config.yaml with one route `pr` (the given lines, indented under it) and a title model of its
+ * own; `extra` is top-level YAML, `listener` lines go under platforms.webhook.extra.
+ */
+export async function configurePr(pr: PrHome, routeLines: string, extra = '', listener: readonly string[] = []): Promise<void> {
   const route = routeLines
     .split('\n')
     .filter(Boolean)
@@ -35,7 +38,7 @@ export async function configurePr(pr: PrHome, routeLines: string, extra = ''): P
     .join('\n');
   await writeFile(
     join(pr.home, 'config.yaml'),
-    `model:\n  provider: openai\n  default: main-m\nauxiliary:\n  title_generation:\n    provider: openai\n    model: title-m\n${extra}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n      routes:\n        pr:\n          secret: ${SECRET}\n${route}\n`,
+    `model:\n  provider: openai\n  default: main-m\nauxiliary:\n  title_generation:\n    provider: openai\n    model: title-m\n${extra}platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n${listener.map((line) => `      ${line}\n`).join('')}      routes:\n        pr:\n          secret: ${SECRET}\n${route}\n`,
     { mode: 0o600 },
   );
 }
@@ -93,7 +96,7 @@ export function postGitlab(gateway: GatewayProcess, event: string, payload: unkn
 export type DeliveryRow = { id: number; state: string; reason: string | null; session: string | null; delivery_id: string; event: string };
 
 export async function deliveries(pr: PrHome): Promise<DeliveryRow[]> {
-  const result = await runIris(['webhook', 'deliveries', '--json'], { home: pr.home });
+  const result = await runIris(['webhook', 'deliveries', '--json', '--limit', '1000'], { home: pr.home });
   if (result.code !== 0) throw new Error(`iris webhook deliveries failed: ${result.stderr}`);
   return (JSON.parse(result.stdout) as DeliveryRow[]).sort((a, b) => a.id - b.id);
 }
