@@ -61,7 +61,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
     }
     await onDelivering();
     if (id !== null) {
-      const edited = await retried(() => client.updateComment(pr, id!, body, { signal }));
+      const edited = await retried(() => client.updateComment(pr, id, body, { signal }));
       if (edited.ok) {
         await threads.update(record.route, key, { summaryCommentId: edited.value.id, ...reviewed });
         return { ok: true, comment: edited.value, attempts, edited: true, foundPosted: false };
@@ -69,7 +69,17 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
       if (edited.code !== 'not_found') return failed(edited);
       // Deleted by someone: the summary is posted anew below.
     }
-    const posted = await retried(() => client.postComment(pr, body, { signal }));
+    // A try that timed out may have posted: the next one looks for the marker first.
+    let lookFirst = false;
+    const posted = await retried(async () => {
+      if (lookFirst) {
+        const again = await client.findComment(pr, marker, { signal });
+        if (again.ok && again.value) return { ok: true, value: again.value } as const;
+      }
+      const result = await client.postComment(pr, body, { signal });
+      lookFirst = !result.ok && result.code === 'timeout';
+      return result;
+    });
     if (!posted.ok) return failed(posted);
     await threads.update(record.route, key, { summaryCommentId: posted.value.id, ...reviewed });
     return { ok: true, comment: posted.value, attempts, edited: false, foundPosted: false };
