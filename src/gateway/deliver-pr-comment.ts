@@ -69,17 +69,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
       if (edited.code !== 'not_found') return failed(edited);
       // Deleted by someone: the summary is posted anew below.
     }
-    // A try that timed out may have posted: the next one looks for the marker first.
-    let lookFirst = false;
-    const posted = await retried(async () => {
-      if (lookFirst) {
-        const again = await client.findComment(pr, marker, { signal });
-        if (again.ok && again.value) return { ok: true, value: again.value } as const;
-      }
-      const result = await client.postComment(pr, body, { signal });
-      lookFirst = !result.ok && result.code === 'timeout';
-      return result;
-    });
+    const posted = await retried(postMarked(client, pr, marker, body, signal));
     if (!posted.ok) return failed(posted);
     await threads.update(record.route, key, { summaryCommentId: posted.value.id, ...reviewed });
     return { ok: true, comment: posted.value, attempts, edited: false, foundPosted: false };
@@ -91,23 +81,31 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
     if (reviewed.reviewedSha !== undefined) await threads.update(record.route, key, reviewed);
     return { ok: true, comment, attempts, edited: false, foundPosted };
   };
-  // A try that timed out may have posted: each later try looks for the marker first.
-  let checkFirst = record.state === 'delivering';
-  const found = async (): Promise<ForgeResult<PostedComment | null>> => (checkFirst ? retried(() => client.findComment(pr, marker, { signal })) : { ok: true, value: null });
-  const before = await found();
-  if (!before.ok) return failed(before);
-  if (before.value) return done(before.value, true);
-  checkFirst = false;
+  if (record.state === 'delivering') {
+    // A delivery cut off by a crash may have posted: the marker on the PR says.
+    const before = await retried(() => client.findComment(pr, marker, { signal }));
+    if (!before.ok) return failed(before);
+    if (before.value) return done(before.value, true);
+  }
   await onDelivering();
-  const posted = await retried(async () => {
-    if (checkFirst) {
-      const again = await client.findComment(pr, marker, { signal });
-      if (again.ok && again.value) return { ok: true, value: again.value } as const;
-    }
-    const result = await client.postComment(pr, body, { signal });
-    checkFirst = !result.ok && result.code === 'timeout';
-    return result;
-  });
+  const posted = await retried(postMarked(client, pr, marker, body, signal));
   if (!posted.ok) return failed(posted);
   return done(posted.value, false);
+}
+
+/**
+ * One post per call, for a retry loop: a try that timed out may have posted all the same, so the
+ * try after it looks for the comment's marker first and takes the comment it finds.
+ */
+function postMarked(client: PrForgeClient, pr: PrRef, marker: string, body: string, signal: AbortSignal): () => Promise<ForgeResult<PostedComment>> {
+  let lookFirst = false;
+  return async () => {
+    if (lookFirst) {
+      const again = await client.findComment(pr, marker, { signal });
+      if (again.ok && again.value) return { ok: true, value: again.value };
+    }
+    const result = await client.postComment(pr, body, { signal });
+    lookFirst = !result.ok && result.code === 'timeout';
+    return result;
+  };
 }
