@@ -5,7 +5,7 @@
 import type { Env } from '../config/home.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, deliverForgeComment, deliveryMarker, findMarkedComment, type DeliverOptions } from '../delivery/forge-comment.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
-import { commentTarget, type CommentTarget } from './comment-target.js';
+import { commentTarget, type CommentTarget } from '../delivery/comment-target.js';
 import { deliverPrComment } from './deliver-pr-comment.js';
 import type { PrForges } from './pr-forges.js';
 import { retryWithBackoff } from '../delivery/retry.js';

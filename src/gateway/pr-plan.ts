@@ -58,7 +58,7 @@ const run = (context: Context, prompt: Extract<PrPlan, { kind: 'run' }>['prompt'
 async function planChange(context: Context): Promise<PrPlan> {
   const { pr, thread } = context;
   if (pr.kind !== 'change') return { kind: 'plain' };
-  if (thread?.paused && pr.change !== 'other') return { kind: 'skip', reason: 'automatic reviews are paused on this pull request (/resume turns them on)' };
+  if (thread?.paused) return { kind: 'skip', reason: 'automatic reviews are paused on this pull request (/resume turns them on)' };
   if (context.route.session !== 'per_pr' || pr.change !== 'push' || !thread?.reviewedSha || pr.headSha === undefined) return run(context, { route: true }, 'summary');
   if (thread.reviewedSha === pr.headSha) return { kind: 'skip', reason: `${pr.headSha.slice(0, 12)} was reviewed already` };
   const forge = context.deps.forges.client(pr.forge);

@@ -1,10 +1,9 @@
 // What `iris webhook deliveries` says about an inbox event: a row for the list (with the run's
 // session and the first line of its answer) and the whole story for `--show <id>` (the answer and
 // what became of its delivery). Pure: a stored record in, plain data out.
-import { validateForgeTarget } from '../delivery/forge-comment.js';
+import { commentTarget } from '../delivery/comment-target.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
-import { parseRouteSnapshot } from './routes.js';
-import { renderDeliverExtra } from './template.js';
+import { parseRouteSnapshot, type RouteSnapshot } from './routes.js';
 
 /** A first line longer than this is cut with `…`: the list stays one screen wide-ish. */
 export const FIRST_LINE_CHARS = 120;
@@ -61,7 +60,7 @@ export function deliveryRow(record: WebhookEventRecord): DeliveryRow {
 const attempts = (n: number) => `${n} attempt${n === 1 ? '' : 's'}`;
 
 /** Where a delivered forge comment went: `octo/hello#42`, when the stored payload still says. */
-function forgeTarget(record: WebhookEventRecord, extra: Readonly<Record<string, string | number>>): string | undefined {
+function forgeTarget(record: WebhookEventRecord, snapshot: RouteSnapshot): string | undefined {
   let payload: unknown;
   try {
     payload = JSON.parse(record.payload);
@@ -69,11 +68,12 @@ function forgeTarget(record: WebhookEventRecord, extra: Readonly<Record<string, 
     return undefined;
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
-  const target = validateForgeTarget(renderDeliverExtra(extra, payload as Record<string, unknown>));
-  return target.ok ? `${target.repo}#${target.prNumber}` : undefined;
+  const target = commentTarget(snapshot, record.event, payload as Record<string, unknown>);
+  return target.ok ? `${target.pr.repo}#${target.pr.number}` : undefined;
 }
 
-function outcome(record: WebhookEventRecord, deliver: string | null, extra: Readonly<Record<string, string | number>>): string {
+function outcome(record: WebhookEventRecord, snapshot: RouteSnapshot | undefined): string {
+  const deliver = snapshot?.deliver ?? null;
   switch (record.state) {
     case 'accepted':
       return record.runAttempts === 0 ? 'waiting for a worker' : `waiting to run again (${attempts(record.runAttempts)} so far)`;
@@ -86,7 +86,7 @@ function outcome(record: WebhookEventRecord, deliver: string | null, extra: Read
     case 'delivered': {
       if (deliver === 'log') return 'delivered: written to gateway.log';
       if (deliver === 'forge_comment') {
-        const where = forgeTarget(record, extra);
+        const where = snapshot && forgeTarget(record, snapshot);
         return `delivered: posted as a PR comment${where ? ` on ${where}` : ''} (${attempts(record.deliveryAttempts)})`;
       }
       return `delivered (${deliver ?? 'unknown target'})`;
@@ -105,7 +105,7 @@ export function deliveryDetail(record: WebhookEventRecord): DeliveryDetail {
     ...eventFields(record),
     updated_at: new Date(record.updatedAt).toISOString(),
     deliver,
-    outcome: outcome(record, deliver, snapshot.ok ? snapshot.snapshot.deliver_extra : {}),
+    outcome: outcome(record, snapshot.ok ? snapshot.snapshot : undefined),
     answer: record.output,
   };
 }

@@ -4,8 +4,8 @@
 // the payload by kind (`issue.number` of a comment, `merge_request.iid` of a GitLab note);
 // `deliver_extra` is the fallback for events about no PR. A GitLab event goes to GitLab's API. A
 // plain GitHub route in the default mode keeps the `gh pr comment` delivery (forge-comment.ts).
-import { validateForgeTarget, MAX_PR_NUMBER } from '../delivery/forge-comment.js';
-import type { PrRef } from '../delivery/pr-forge.js';
+import { isForgeRepo, validateForgeTarget, MAX_PR_NUMBER } from './forge-comment.js';
+import type { PrRef } from './pr-forge.js';
 import { isGitlabEvent, prEventOf, type Forge } from '../webhook/pr-event.js';
 import { isPrRoute, type RouteSnapshot } from '../webhook/routes.js';
 import { renderDeliverExtra } from '../webhook/template.js';
@@ -43,11 +43,18 @@ export function validateGitlabTarget(extra: Readonly<Record<string, string>>): {
   return { ok: true, pr: { repo, number } };
 }
 
+function validGithubRepo(repo: string): { ok: true } | { ok: false; error: string } {
+  return isForgeRepo(repo) ? { ok: true } : { ok: false, error: `the event's repository must be owner/name, got ${JSON.stringify(repo.slice(0, 120))}` };
+}
+
 export function commentTarget(snapshot: RouteSnapshot, event: string, payload: Payload): CommentTarget {
   const update = snapshot.deliver_extra.mode === 'update';
   if (isPrRoute(snapshot)) {
     const pr = prEventOf(event, payload);
     if (pr) {
+      // Signed by the code host, but checked all the same: the repo goes into API paths.
+      const checked = pr.forge === 'gitlab' ? validateGitlabTarget({ repo: pr.repo, pr_number: String(pr.number) }) : validGithubRepo(pr.repo);
+      if (!checked.ok) return checked;
       const target = { ok: true, via: 'client', forge: pr.forge, pr: { repo: pr.repo, number: pr.number }, update } as const;
       return pr.headSha === undefined ? target : { ...target, headSha: pr.headSha };
     }
