@@ -68,7 +68,10 @@ const USAGE = `the demo takes --platform ${PLATFORMS.join('|')}, --pr-review, or
 /** `--platform <name>` (or `--platform=<name>`), `--pr-review`; undefined for the webhook demo. */
 function scenarioArgument(args: readonly string[]): Scenario | undefined {
   if (args.length === 0) return undefined;
-  if (args.length === 1 && args[0] === '--pr-review') return 'pr-review';
+  if (args[0] === '--pr-review') {
+    if (args.length > 1) throw new DemoFailure(`unknown argument ${args[1]}: --pr-review takes no other argument`);
+    return 'pr-review';
+  }
   const first = args[0]!;
   if (first !== '--platform' && !first.startsWith('--platform=')) throw new DemoFailure(`unknown argument ${first}: ${USAGE}`);
   const inline = first.includes('=');
