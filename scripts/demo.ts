@@ -14,6 +14,9 @@
 //
 // `npm run demo -- --platform telegram` plays a Telegram chat instead (scripts/demo/telegram.ts):
 // the fake Bot API, one allowed user's message, the scripted answer back in the chat.
+//
+// `npm run demo -- --pr-review` plays a pull-request review route (scripts/demo/pr-review.ts): a
+// session per PR, an /ask command, an incremental review after a push, one living summary comment.
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeUpstream, type FakeUpstream } from '../test/fakes/upstream.js';
 import { DemoFailure, blank, block, failure, note, step } from './demo/out.js';
 import { runIris, spawnGateway, stopGateway, waitForListening, type GatewayProcess } from './demo/processes.js';
+import { prReviewDemo, type PrReviewDemoState } from './demo/pr-review.js';
 import { telegramDemo, type TelegramDemoState } from './demo/telegram.js';
 import {
   DELIVERY_ID,
@@ -50,7 +54,7 @@ const ROOT = resolve(dirname(process.argv[1] ?? join(process.cwd(), 'scripts', '
 const IRIS_BIN = join(ROOT, 'bin', 'iris');
 const FAKE_GH = join(ROOT, 'test', 'fakes', 'fake-gh.mjs');
 
-type State = TelegramDemoState & {
+type State = TelegramDemoState & PrReviewDemoState & {
   fake?: FakeUpstream;
   gateway?: GatewayProcess;
 };
@@ -58,14 +62,22 @@ const state: State = {};
 
 const PLATFORMS = ['telegram'] as const;
 
-/** `--platform <name>` (or `--platform=<name>`); undefined for the webhook demo. */
-function platformArgument(args: readonly string[]): (typeof PLATFORMS)[number] | undefined {
-  const at = args.findIndex((a) => a === '--platform' || a.startsWith('--platform='));
-  if (at < 0) {
-    if (args.length > 0) throw new DemoFailure(`unknown argument ${args[0]}: the demo takes --platform ${PLATFORMS.join('|')}, or nothing`);
-    return undefined;
+type Scenario = (typeof PLATFORMS)[number] | 'pr-review';
+const USAGE = `the demo takes --platform ${PLATFORMS.join('|')}, --pr-review, or nothing`;
+
+/** `--platform <name>` (or `--platform=<name>`), `--pr-review`; undefined for the webhook demo. */
+function scenarioArgument(args: readonly string[]): Scenario | undefined {
+  if (args.length === 0) return undefined;
+  if (args[0] === '--pr-review') {
+    if (args.length > 1) throw new DemoFailure(`unknown argument ${args[1]}: --pr-review takes no other argument`);
+    return 'pr-review';
   }
-  const value = args[at]!.includes('=') ? args[at]!.slice('--platform='.length) : args[at + 1];
+  const first = args[0]!;
+  if (first !== '--platform' && !first.startsWith('--platform=')) throw new DemoFailure(`unknown argument ${first}: ${USAGE}`);
+  const inline = first.includes('=');
+  const value = inline ? first.slice('--platform='.length) : args[1];
+  const extra = args[inline ? 1 : 2];
+  if (extra !== undefined) throw new DemoFailure(`unknown argument ${extra}: ${USAGE}`);
   const known = PLATFORMS.find((p) => p === value);
   if (!known) throw new DemoFailure(`--platform: ${value ?? 'a name'} is not one the demo plays (${PLATFORMS.join(', ')})`);
   return known;
@@ -408,13 +420,14 @@ async function cleanUp(): Promise<boolean> {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 let exitCode = 0;
-let platform: (typeof PLATFORMS)[number] | undefined;
+let platform: Scenario | undefined;
 try {
-  platform = platformArgument(process.argv.slice(2));
+  platform = scenarioArgument(process.argv.slice(2));
   requireBuild();
   // Every wait in demo() ends at once on Ctrl-C, so it is awaited to the end: nothing starts after
   // the clean-up has looked at what to stop.
   if (platform === 'telegram') await telegramDemo({ irisBin: IRIS_BIN, state, signal: interrupt.signal });
+  else if (platform === 'pr-review') await prReviewDemo({ irisBin: IRIS_BIN, fakeGh: FAKE_GH, state, signal: interrupt.signal });
   else await demo();
 } catch (err) {
   if (interrupt.signal.aborted) {
@@ -434,6 +447,9 @@ if (exitCode === 0) {
     step('done', 'that was the whole path: Telegram update → stored → agent run → outbox → sendMessage.');
     note('For real: create a bot with @BotFather, put its token in .env (TELEGRAM_BOT_TOKEN), enable');
     note('platforms.telegram with your user id in allowed_users, and run iris gateway start (docs/platforms.md).');
+  } else if (platform === 'pr-review') {
+    step('done', 'one session for the PR: review → /ask answered in a reply → push → review of the new commits only.');
+    note('For real: the route and the GitHub webhook settings are in docs/pr-review.md.');
   } else {
     step('done', 'that was the whole path: signed webhook → inbox → agent run (tool loop) → PR comment.');
     note('For real: set a main model (iris model set <provider> <model>), add a route to config.yaml or with');

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ASK_ANSWER, FIRST_HEAD, SECOND_HEAD, SECOND_REVIEW } from '../../scripts/demo/pr-review.js';
 import { DEMO_QUESTION, TELEGRAM_ANSWER } from '../../scripts/demo/telegram.js';
 import { markdownToTelegramHtml } from '../../src/platforms/telegram/markdown-html.js';
 import { REPO_ROOT, cleanEnv } from '../helpers/iris.js';
@@ -88,6 +89,39 @@ describe('npm run demo', () => {
     expect(removed).toBeDefined();
     expect(existsSync(removed!)).toBe(false);
     expect(result.stderr).not.toContain('[failed]');
+  });
+
+  it('--pr-review: one session for the PR, the /ask reply, the summary comment edited once after the push, the compare range', { timeout: 60_000 }, async () => {
+    const result = await runDemo(['--pr-review']);
+    if (result.code !== 0) throw new Error(`the demo exited with ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+    const out = result.stdout;
+
+    expect(out).toContain('|           secret: "<masked>"');
+    expect(out.match(/→ 202; event #\d delivered after \d+\.\d s \(session \S+\)/g)).toHaveLength(3);
+    // One summary comment: posted by the first review, edited (not posted again) by the second.
+    const summary = /summary comment (\d+): posted once, edited once \(by the second review\):/.exec(out)?.[1];
+    expect(summary).toBeDefined();
+    expect(out).toContain(`PATCH repos/octo-org/hello-world/issues/comments/${summary!}   ${SECOND_REVIEW} ⏎ <!-- iris:pr-review:octo-org/hello-world#42 -->`);
+    expect(out).toContain(`| ${SECOND_REVIEW}\n              |\n              | <!-- iris:pr-review:octo-org/hello-world#42 -->\n`);
+    // The /ask answer, a comment of its own with its delivery marker.
+    expect(out).toMatch(/reply comment \d+: the answer to \/ask:/);
+    expect(out).toContain(`| ${ASK_ANSWER}\n              |\n              | <!-- iris-delivery:2 -->\n`);
+    // The push's review: the range asked of gh, and named in the prompt.
+    expect(out).toContain(`gh api repos/octo-org/hello-world/compare/${FIRST_HEAD}...${SECOND_HEAD} --jq {status, ahead_by}`);
+    expect(out).toContain(`(compare range ${FIRST_HEAD}..${SECOND_HEAD}, 2 commits)`);
+    expect(out).toMatch(/\| #3 \S+ pr-review pull_request demo-pr-3 delivered\n/);
+
+    expect(out).toContain('the gateway exited with code 0');
+    const removed = /removed (\S*iris-demo-\S+)/.exec(out)?.[1];
+    expect(removed).toBeDefined();
+    expect(existsSync(removed!)).toBe(false);
+    expect(result.stderr).not.toContain('[failed]');
+  });
+
+  it('an unknown argument is refused with the ones the demo takes, exit 1', { timeout: 30_000 }, async () => {
+    const result = await runDemo(['--pr-reviews']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[failed] unknown argument --pr-reviews: the demo takes --platform telegram, --pr-review, or nothing');
   });
 
   it('an unknown platform is refused with the ones it plays, exit 1', { timeout: 30_000 }, async () => {
