@@ -56,10 +56,21 @@ function setup(options: { gitlabAccess?: (userId: number) => ForgeResult<boolean
 }
 
 describe('planPrEvent: changes', () => {
-  it('an event about no PR is plain', async () => {
+  it('an event about no PR is skipped', async () => {
     const { plan } = setup();
-    expect(await plan('push', { ref: 'refs/heads/main', repository: { full_name: 'octo/widgets' } })).toEqual({ kind: 'plain' });
-    expect(await plan('issue_comment', { ...comment('/review'), issue: { number: 12 } })).toEqual({ kind: 'plain' });
+    const skip = { kind: 'skip', reason: 'the event is about no pull request or merge request' };
+    expect(await plan('push', { ref: 'refs/heads/main', repository: { full_name: 'octo/widgets' } })).toEqual(skip);
+    expect(await plan('issue_comment', { ...comment('/review'), issue: { number: 12 } })).toEqual(skip);
+  });
+
+  it('a label, an edit or a close starts no review', async () => {
+    const { plan } = setup();
+    for (const action of ['labeled', 'edited', 'closed']) {
+      expect(await plan('pull_request', { action, number: 12, pull_request: { number: 12, head: { sha: 'a'.repeat(40) } }, repository: { full_name: 'octo/widgets' } })).toEqual({
+        kind: 'skip',
+        reason: `the action "${action}" starts no review (opened, reopened and pushes do)`,
+      });
+    }
   });
 
   it('an opened PR runs the route prompt as the summary, in the thread session', async () => {

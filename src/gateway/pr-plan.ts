@@ -13,7 +13,7 @@ import type { ListenerLog } from '../webhook/listener.js';
 import type { PrForges } from './pr-forges.js';
 
 export type PrPlan =
-  /** Not about a PR (a push event on the route, a comment on a plain issue): run as a plain route does. */
+  /** A route that is no PR route: its run is a plain one. */
   | { readonly kind: 'plain' }
   | { readonly kind: 'skip'; readonly reason: string }
   | { readonly kind: 'reply'; readonly text: string }
@@ -29,6 +29,9 @@ export type PrPlan =
       readonly deliverAs: DeliverAs;
     };
 
+/** A comment on a plain issue, or any event the payload ties to no pull request. */
+export const NOT_ABOUT_A_PR = 'the event is about no pull request or merge request';
+
 export type PrPlanDeps = {
   readonly threads: PrThreads;
   readonly forges: PrForges;
@@ -39,7 +42,7 @@ type Context = { readonly deps: PrPlanDeps; readonly route: RouteSnapshot; reado
 
 export async function planPrEvent(deps: PrPlanDeps, route: RouteSnapshot, event: string, payload: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<PrPlan> {
   const pr = prEventOf(event, payload);
-  if (pr === undefined) return { kind: 'plain' };
+  if (pr === undefined) return { kind: 'skip', reason: NOT_ABOUT_A_PR };
   const key = prKey(pr);
   const thread = await deps.threads.get(route.name, key);
   const context: Context = { deps, route, pr, key, thread, signal };
@@ -57,7 +60,9 @@ const run = (context: Context, prompt: Extract<PrPlan, { kind: 'run' }>['prompt'
 
 async function planChange(context: Context): Promise<PrPlan> {
   const { pr, thread } = context;
-  if (pr.kind !== 'change') return { kind: 'plain' };
+  if (pr.kind !== 'change') return { kind: 'skip', reason: NOT_ABOUT_A_PR };
+  // Reviews start on what changes the code under review; a label, an edit or a close does not.
+  if (pr.change === 'other') return { kind: 'skip', reason: `the action "${pr.action || '(none)'}" starts no review (opened, reopened and pushes do)` };
   if (thread?.paused) return { kind: 'skip', reason: 'automatic reviews are paused on this pull request (/resume turns them on)' };
   if (context.route.session !== 'per_pr' || pr.change !== 'push' || !thread?.reviewedSha || pr.headSha === undefined) return run(context, { route: true }, 'summary');
   if (thread.reviewedSha === pr.headSha) return { kind: 'skip', reason: `${pr.headSha.slice(0, 12)} was reviewed already` };

@@ -21,7 +21,8 @@ import { isPrRoute } from '../webhook/routes.js';
 import type { DeliverAs } from '../store/webhook-types.js';
 import type { AgentSession } from '../agent/agent.js';
 import { finishedAnswer, withoutUnfinishedTurn } from '../agent/sessions/unfinished-turn.js';
-import { planPrEvent, type PrPlan } from './pr-plan.js';
+import { NOT_ABOUT_A_PR, planPrEvent, type PrPlan } from './pr-plan.js';
+import { prEventOf } from '../webhook/pr-event.js';
 import type { PrForges } from './pr-forges.js';
 
 export { WEBHOOK_TOOLSETS } from '../domain/toolsets.js';
@@ -75,6 +76,8 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   } catch {
     return { kind: 'failed', reason: 'the stored payload is not JSON' };
   }
+  // A PR route's events are about a PR; anything else (a comment on a plain issue) needs nothing.
+  if (isPrRoute(snapshot.snapshot) && prEventOf(record.event, payload) === undefined) return { kind: 'skipped', reason: NOT_ABOUT_A_PR };
   // A target that cannot be delivered to is known from the payload alone: refusing it here costs
   // nothing, where finding out after the run costs a whole agent run that is then thrown away.
   const undeliverable = deliveryTargetProblem(snapshot.snapshot, record.event, payload, deps.platforms, deps.forges);
@@ -157,5 +160,6 @@ async function sessionFor(deps: RunDeps, runtime: Runtime, record: WebhookEventR
 function runPrompt(plan: PrPlan, routePrompt: string): string {
   if (plan.kind !== 'run') return routePrompt;
   if (!plan.prompt.route) return plan.prompt.text;
-  return plan.prompt.note === undefined ? routePrompt : `${routePrompt}\n\n${plan.prompt.note}`;
+  // trimEnd: a `prompt: |` block ends in a newline, which would make the gap before the note wider.
+  return plan.prompt.note === undefined ? routePrompt : `${routePrompt.trimEnd()}\n\n${plan.prompt.note}`;
 }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
-import { waitFor, type GatewayProcess } from '../helpers/gateway.js';
+import { failedStart, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, REPO_ROOT, removeDir } from '../helpers/iris.js';
 import {
   allEnded,
@@ -242,5 +242,19 @@ describe('the living summary comment', () => {
       ['POST', `repos/${REPO}/issues/42/comments`],
     ]);
     expect((await deliveries(pr)).map((row) => row.state)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
+  });
+});
+
+describe('route settings checked at start', () => {
+  it.each([
+    ['session: per_thread', 'iris: error: platforms.webhook.extra.routes.pr.session: "per_thread" is not valid (allowed: per_event, per_pr)'],
+    ['coalesce_seconds: 5000', 'iris: error: platforms.webhook.extra.routes.pr.coalesce_seconds: 5000 is not valid (allowed: an integer from 0 to 3600)'],
+    ['deliver: forge_comment\ndeliver_extra:\n  mode: edit', 'iris: error: route "pr" has deliver_extra.mode "edit": use one of new, update'],
+    ['deliver: log\ndeliver_extra:\n  mode: update', 'iris: error: route "pr" has deliver_extra.mode "update", which only a forge_comment delivery can do (it delivers to log)'],
+  ])('%s stops the gateway, naming the route', async (lines, message) => {
+    await configurePr(pr, `events: [pull_request]\ncommands: true\n${lines}`);
+    const { code, output } = await failedStart(pr.home);
+    expect(code).toBe(2);
+    expect(output.split('\n')).toContain(message);
   });
 });
