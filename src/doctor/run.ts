@@ -17,6 +17,7 @@ import { resolveRoutes } from '../webhook/routes.js';
 import { loadSubscriptions } from '../webhook/subscriptions.js';
 import { checkConfig, checkEnvFile, checkMainModel } from './checks/config.js';
 import { checkAuxSlots, resolveAuxSlots } from './checks/slots.js';
+import { checkGitlab, takesGithubEvents, takesGitlabEvents } from './checks/gitlab.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
 import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
@@ -49,11 +50,12 @@ export function probeDescription(use: ProviderUse): string {
   return `${use.id}: ${models ?? 'nothing to probe'}`;
 }
 
-/** Enabled routes, from config.yaml and the subscriptions, that post through gh. */
-async function forgeCommentRoutes(config: Readonly<Config>, paths: HomePaths): Promise<string[]> {
+/** Enabled forge_comment routes, from config.yaml and the subscriptions: those of GitHub's events (gh) and of GitLab's. */
+async function forgeCommentRoutes(config: Readonly<Config>, paths: HomePaths): Promise<{ github: string[]; gitlab: string[] }> {
   const loaded = await loadSubscriptions(paths);
   const { routes } = resolveRoutes(config, loaded.ok ? loaded.subscriptions : {});
-  return [...routes.values()].filter((r) => r.enabled && r.deliver === 'forge_comment').map((r) => r.name);
+  const posting = [...routes.values()].filter((r) => r.enabled && r.deliver === 'forge_comment');
+  return { github: posting.filter((r) => takesGithubEvents(r.events)).map((r) => r.name), gitlab: posting.filter((r) => takesGitlabEvents(r.events)).map((r) => r.name) };
 }
 
 async function webhookCheck(config: Readonly<Config>, paths: HomePaths): Promise<CheckResult | undefined> {
@@ -96,7 +98,8 @@ async function probePlatforms(names: readonly PlatformName[], config: Readonly<C
 
 async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuthView, options: DoctorOptions, paths: HomePaths): Promise<CheckResult[]> {
   const uses = findProvidersInUse(config, env, options.processEnv, oauth);
-  const ghRoutes = await forgeCommentRoutes(config, paths);
+  const forgeRoutes = await forgeCommentRoutes(config, paths);
+  const ghRoutes = forgeRoutes.github;
   const identityTimeout = options.identityTimeoutMs;
   const platforms = enabledPlatformNames(config).map((name) => readPlatformSetup(name, config, env, isRunnablePlatform(name)));
   // A platform that lacks what it needs is not probed: its settings check says what to set.
@@ -117,6 +120,7 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     ...checkAuxSlots(resolveAuxSlots(config, env, oauth)),
     ...uses.flatMap((use, i) => providerChecks(use, env, probes?.[i], identityTimeout)),
     ...(gh ? [checkGh(gh, ghRoutes)] : []),
+    ...(forgeRoutes.gitlab.length > 0 ? [checkGitlab(env, config.gitlab.api_base, forgeRoutes.gitlab)] : []),
     ...(webhook ? [webhook] : []),
     ...platformChecks(platforms, platformProbes),
   ];
