@@ -2,7 +2,7 @@
 // and a missing comment or commit is a plain 404), through runGh: no shell, a timeout, bodies on
 // stdin as JSON (never in argv, which `ps` shows and which caps one argument at 128 KB). What a
 // failed run means is decided by classifyGhRun, shared with the forge_comment delivery.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Env } from '../config/home.js';
 import { FORGE_COMMENT_TIMEOUT_MS, MAX_PR_NUMBER, classifyGhRun, isForgeRepo } from './forge-comment.js';
 import type { ForgeCommentFailureCode } from './forge-comment.js';
@@ -35,10 +35,10 @@ export const FORGE_FAILURE_CODES = {
 const SHA = /^[0-9a-fA-F]{7,40}$/;
 const COMMENT_ID = /^[1-9][0-9]{0,19}$/;
 
-const commentSchema = z.object({ id: z.number().int().positive(), html_url: z.string().url() });
+const commentSchema = z.object({ id: z.int().check(z.positive()), html_url: z.url() });
 const compareSchema = z.object({
   status: z.enum(['ahead', 'identical', 'behind', 'diverged']),
-  ahead_by: z.number().int().nonnegative(),
+  ahead_by: z.int().check(z.nonnegative()),
 });
 
 type GhApiRequest = {

@@ -9,7 +9,7 @@ describe('redactText', () => {
     ['got bearer abc.def-ghi_jk/l+m= back', 'got bearer [redacted] back'],
     ['Basic dXNlcjpwYXNz', 'Basic [redacted]'],
     ['key sk-or-v1-abcdefghijklmnop end', 'key sk-[redacted] end'],
-    ['token glpat-AbCdEfGhIjKlMnOpQrSt12 end', 'token glpat-[redacted] end'],
+    ['token glpat-AbCdEfGhIjKlMnOpQrSt12 end', 'token [redacted] end'],
     [`jwt ${JWT} end`, 'jwt [redacted] end'],
     ['https://x/y?api_key=abc&token=def&page=2', 'https://x/y?api_key=[redacted]&token=[redacted]&page=2'],
     ['https://x/?api-key=1&apikey=2&key=3&sig=4&code=5', 'https://x/?api-key=[redacted]&apikey=[redacted]&key=[redacted]&sig=[redacted]&code=[redacted]'],

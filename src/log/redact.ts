@@ -23,7 +23,7 @@ const TEXT_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`], // user:password@ in URLs
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
   [/\bsk-[A-Za-z0-9_-]{8,}/g, `sk-${REDACTED}`],
-  [/\bglpat-[A-Za-z0-9_.-]{16,}/g, `glpat-${REDACTED}`], // GitLab personal access tokens
+  [/\bglpat-[A-Za-z0-9_.-]{16,}/g, REDACTED], // GitLab personal access tokens
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g, REDACTED], // JWTs
   [
     /([?&](?:api[-_]?key|key|token|access_token|refresh_token|id_token|client_secret|password|secret|sig|code)=)[^&#\s]+/gi,
