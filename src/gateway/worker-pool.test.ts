@@ -114,3 +114,62 @@ describe('the worker pool when the inbox fails', () => {
     expect((await store.webhooks.list()).map((e) => e.state)).toEqual(['accepted']);
   });
 });
+
+describe('the worker pool and a PR lane', () => {
+  async function acceptInLane(deliveryId: string, runAfter?: number): Promise<number> {
+    const outcome = await store.webhooks.accept(
+      { route: 'r', deliveryId, deduplicate: true, event: 'pull_request', payload: '{}', routeSnapshot: '{}', receivedAt: Date.now(), lane: 'r|github:o/r#1', ...(runAfter === undefined ? {} : { runAfter }) },
+      0,
+    );
+    if (outcome.status !== 'accepted') throw new Error('not accepted');
+    return outcome.id;
+  }
+
+  it('after a restart, the event waiting behind a finished run of its PR runs once that output is delivered', async () => {
+    const first = await acceptInLane('a');
+    const second = await acceptInLane('b');
+    // The last process ran `first` and stopped before delivering it.
+    await store.webhooks.claimNextRun(3);
+    await store.webhooks.finishRun(first, 'answer');
+    const ran: number[] = [];
+    const pool = createWorkerPool({
+      concurrency: 2,
+      inbox: store.webhooks,
+      maxRunAttempts: 3,
+      log: quietLog().log,
+      run: async (record) => {
+        ran.push(record.id);
+        return { kind: 'done', output: 'x' };
+      },
+      deliver: async (record) => store.webhooks.markDelivered(record.id, 1),
+    });
+    await pool.start();
+    const deadline = Date.now() + 2_000;
+    while (ran.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await pool.stop(1_000);
+    expect(ran).toEqual([second]);
+  });
+
+  it('a push waiting out its window is run when the window ends, with no other event to wake the pool', async () => {
+    const id = await acceptInLane('p', Date.now() + 300);
+    const ran: number[] = [];
+    const pool = createWorkerPool({
+      concurrency: 1,
+      inbox: store.webhooks,
+      maxRunAttempts: 3,
+      log: quietLog().log,
+      run: async (record) => {
+        ran.push(record.id);
+        return { kind: 'skipped', reason: 'test' };
+      },
+      deliver: async () => undefined,
+    });
+    await pool.start();
+    expect(ran).toEqual([]);
+    const deadline = Date.now() + 3_000;
+    while (ran.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await pool.stop(1_000);
+    expect(ran).toEqual([id]);
+    expect((await store.webhooks.get(id))?.state).toBe('skipped');
+  });
+});

@@ -22,17 +22,35 @@ export type WorkerPoolOptions = {
 };
 
 export const MAX_RUN_ATTEMPTS = 3;
+/** A delivery that threw (a store error, a bug) is tried again this much later. */
+export const REDELIVER_AFTER_MS = 30_000;
 export { CLAIM_RETRY, claimRetryDelay } from './claim-pump.js';
 
 export function createWorkerPool(options: WorkerPoolOptions) {
   const { inbox, log } = options;
   const nowMs = options.nowMs ?? Date.now;
 
+  const redeliveries = new Set<NodeJS.Timeout>();
   async function deliver(record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
     try {
       await options.deliver(record, signal);
     } catch (err) {
-      log.error({ id: record.id, route: record.route, err: errorMessage(err) }, 'webhook delivery failed unexpectedly; it is retried at the next start');
+      // Left `done`: a PR's later events wait behind it, so it is tried again soon, not only at
+      // the next start.
+      log.error({ id: record.id, route: record.route, err: errorMessage(err), retry_in_ms: REDELIVER_AFTER_MS }, 'webhook delivery failed unexpectedly; it is tried again');
+      if (signal.aborted) return;
+      const timer = setTimeout(() => {
+        redeliveries.delete(timer);
+        pump.track(
+          (async () => {
+            const stored = await inbox.get(record.id).catch(() => undefined);
+            if (stored && (stored.state === 'done' || stored.state === 'delivering') && !pump.signal.aborted) await deliver(stored, pump.signal);
+            pump.wake();
+          })(),
+        );
+      }, REDELIVER_AFTER_MS);
+      timer.unref();
+      redeliveries.add(timer);
     }
   }
 
@@ -73,8 +91,8 @@ export function createWorkerPool(options: WorkerPoolOptions) {
   // A push waiting out its coalescing window is claimable later without any new arrival to wake
   // the pump: when nothing is claimable now, a timer wakes it at the earliest such time.
   let delayed: { readonly at: number; readonly timer: NodeJS.Timeout } | undefined;
-  const wakeForDelayed = async (): Promise<void> => {
-    const now = nowMs();
+  // `now` is read before the claim: a wait that ends during the claim still gets its timer.
+  const wakeForDelayed = async (now: number): Promise<void> => {
     const at = await inbox.nextRunAfter(now);
     if (at === undefined || (delayed && delayed.at <= at)) return;
     if (delayed) clearTimeout(delayed.timer);
@@ -86,8 +104,9 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     delayed = { at, timer };
   };
   const claim = async (): Promise<WebhookEventRecord | undefined> => {
+    const before = nowMs();
     const record = await inbox.claimNextRun(options.maxRunAttempts);
-    if (record === undefined) await wakeForDelayed();
+    if (record === undefined) await wakeForDelayed(before);
     return record;
   };
 
@@ -109,6 +128,8 @@ export function createWorkerPool(options: WorkerPoolOptions) {
           for (const record of pending) {
             if (pump.signal.aborted) return;
             await deliver(record, pump.signal);
+            // Its PR's next event may have waited for this delivery (the claims below skipped it).
+            pump.wake();
           }
         })(),
       );
@@ -121,6 +142,8 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     stop: (graceMs: number) => {
       if (delayed) clearTimeout(delayed.timer);
       delayed = undefined;
+      for (const timer of redeliveries) clearTimeout(timer);
+      redeliveries.clear();
       return pump.stop(graceMs);
     },
   };
