@@ -141,7 +141,11 @@ describe('the worker pool and a PR lane', () => {
         ran.push(record.id);
         return { kind: 'done', output: 'x' };
       },
-      deliver: async (record) => store.webhooks.markDelivered(record.id, 1),
+      // A delivery takes a while (a code host's answer): the first claims find the lane blocked.
+      deliver: async (record) => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await store.webhooks.markDelivered(record.id, 1);
+      },
     });
     await pool.start();
     const deadline = Date.now() + 2_000;
