@@ -239,8 +239,9 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE webhook_events ADD COLUMN run_after INTEGER;
       ALTER TABLE webhook_events ADD COLUMN skipped TEXT;
       ALTER TABLE webhook_events ADD COLUMN deliver_as TEXT CHECK (deliver_as IN ('summary', 'reply'));
-      -- Partial: events of plain routes (the ingest hot path) pay no index write for it.
-      CREATE INDEX webhook_events_by_lane ON webhook_events (lane, id) WHERE lane IS NOT NULL;
+      -- Partial: events of plain routes (the ingest hot path) pay no index write for it, and a
+      -- lane's finished events (kept for keep_days) are not walked by every claim.
+      CREATE INDEX webhook_events_by_lane ON webhook_events (lane, id) WHERE lane IS NOT NULL AND state IN ('accepted', 'running', 'done');
 
       -- One row per route and PR: its session, the head last reviewed, the living summary
       -- comment, and what its comments have switched.

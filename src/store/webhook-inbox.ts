@@ -108,7 +108,8 @@ export function createSqliteWebhookInbox(
        ORDER BY id LIMIT 1`,
     ),
     newerPush: db.prepare<[string, number], { id: number }>(
-      "SELECT id FROM webhook_events WHERE lane = ? AND id > ? AND state = 'accepted' AND run_after IS NOT NULL ORDER BY id DESC LIMIT 1",
+      // The first state term is the lane index's own condition, so that index (not the state one) is read.
+      "SELECT id FROM webhook_events WHERE lane = ? AND id > ? AND state IN ('accepted', 'running', 'done') AND state = 'accepted' AND run_after IS NOT NULL ORDER BY id DESC LIMIT 1",
     ),
     skip: db.prepare<[string, number, number]>(
       "UPDATE webhook_events SET state = 'delivered', skipped = ?, output = NULL, updated_at = ? WHERE id = ? AND state IN ('accepted', 'running')",
