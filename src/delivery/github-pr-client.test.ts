@@ -130,7 +130,7 @@ describe.skipIf(process.platform === 'win32')('createGithubPrClient through the 
     await gh.postComment(PR, 'unrelated');
     expect(await gh.findComment(PR, '<!-- iris-review:7 -->')).toEqual({ ok: true, value: null });
     expect((await calls())[1]).toEqual({
-      argv: ['api', '--paginate', `${COMMENTS}?per_page=100`, '--jq', '.[] | select(.body | contains("<!-- iris-review:7 -->")) | {id, html_url}'],
+      argv: ['api', '--paginate', `${COMMENTS}?per_page=100`, '--jq', '.[] | select(.body | contains("<!-- iris-review:7 -->")) | {id, html_url, login: .user.login}'],
       body: null,
     });
   });

@@ -7,7 +7,7 @@ import type { Env } from '../config/home.js';
 import { FORGE_COMMENT_TIMEOUT_MS, MAX_PR_NUMBER, classifyGhRun, isForgeRepo } from './forge-comment.js';
 import type { ForgeCommentFailureCode } from './forge-comment.js';
 import { buildGhEnv, ghBinary, runGh } from './gh-binary.js';
-import type { CallOptions, CommitRelation, ForgeFailure, ForgeFailureCode, ForgeResult, PostedComment, PrForgeClient, PrRef } from './pr-forge.js';
+import { sameLogin, type CallOptions, type CommitRelation, type FindOptions, type ForgeFailure, type ForgeFailureCode, type ForgeResult, type PostedComment, type PrForgeClient, type PrRef } from './pr-forge.js';
 
 export type GithubPrClientOptions = {
   /** The gateway's environment: finds gh (IRIS_GH_BIN, PATH) and is the base of gh's own. */
@@ -36,6 +36,7 @@ const SHA = /^[0-9a-fA-F]{7,40}$/;
 const COMMENT_ID = /^[1-9][0-9]{0,19}$/;
 
 const commentSchema = z.object({ id: z.int().check(z.positive()), html_url: z.url() });
+const authorSchema = z.object({ login: z.string() });
 const compareSchema = z.object({
   status: z.enum(['ahead', 'identical', 'behind', 'diverged']),
   ahead_by: z.int().check(z.nonnegative()),
@@ -110,12 +111,17 @@ export function createGithubPrClient(options: GithubPrClientOptions): PrForgeCli
       if (bad) return bad;
       // gh's jq prints one compact {html_url, id} line per match, page by page: oldest first, and
       // the output stays small on a busy PR.
-      const filter = `.[] | select(.body | contains(${JSON.stringify(marker)})) | {id, html_url}`;
+      const filter = `.[] | select(.body | contains(${JSON.stringify(marker)})) | {id, html_url, login: .user.login}`;
       const endpoint = `repos/${pr.repo}/issues/${pr.number}/comments`;
       const run = await ghApi({ endpoint, args: ['--paginate', `${endpoint}?per_page=100`, '--jq', filter], repo: pr.repo }, call);
       if (!run.ok) return stripped(run);
-      const first = run.value.split('\n').find((line) => line.trim() !== '');
-      return first === undefined ? { ok: true, value: null } : parseComment(first);
+      const by = call?.by;
+      for (const line of run.value.split('\n').filter((l) => l.trim() !== '')) {
+        const author = authorSchema.safeParse(parseJson(line));
+        if (by !== undefined && !(author.success && sameLogin(author.data.login, by))) continue;
+        return parseComment(line);
+      }
+      return { ok: true, value: null };
     },
 
     async compare(pr, base, head, call) {

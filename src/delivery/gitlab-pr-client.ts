@@ -6,7 +6,7 @@
 import { Buffer } from 'node:buffer';
 import * as z from 'zod/mini';
 import { REDACTED, redactText } from '../log/redact.js';
-import type { CallOptions, CommitRelation, ForgeFailure, ForgeFailureCode, ForgeResult, PostedComment, PrForgeClient, PrRef } from './pr-forge.js';
+import { sameLogin, type CallOptions, type CommitRelation, type FindOptions, type ForgeFailure, type ForgeFailureCode, type ForgeResult, type PostedComment, type PrForgeClient, type PrRef } from './pr-forge.js';
 
 export type GitlabPrClientOptions = {
   /** e.g. https://gitlab.com/api/v4 (a trailing slash is tolerated). */
@@ -29,7 +29,7 @@ const MAX_NOTE_PAGES = 100;
 const MAX_QUOTED_CHARS = 300;
 
 const userSchema = z.looseObject({ username: z.string() });
-const noteSchema = z.looseObject({ id: z.number(), body: z.string() });
+const noteSchema = z.looseObject({ id: z.number(), body: z.string(), author: z.optional(z.looseObject({ username: z.string() })) });
 const notesSchema = z.array(noteSchema);
 const commitSchema = z.looseObject({ id: z.string() });
 const compareSchema = z.looseObject({ commits: z.array(z.unknown()) });
@@ -69,7 +69,8 @@ export function createGitlabPrClient(options: GitlabPrClientOptions): GitlabPrCl
     else signal?.addEventListener('abort', forward, { once: true });
     try {
       // The timer stays armed while the body is read: a server that trickles bytes is cut off too.
-      const response = await doFetch(url, { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), signal: controller.signal });
+      // No redirects: fetch would carry PRIVATE-TOKEN (not a header it strips) to the new origin.
+      const response = await doFetch(url, { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), signal: controller.signal, redirect: 'error' });
       const text = await readCapped(response);
       if (text === null) return failure('failed', false, `GitLab ${what}: the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
       const json = parseJson(text);
@@ -110,13 +111,14 @@ export function createGitlabPrClient(options: GitlabPrClientOptions): GitlabPrCl
   const notesPath = (pr: PrRef) => `${project(pr)}/merge_requests/${pr.number}/notes`;
   const posted = (id: number): PostedComment => ({ id: String(id) });
 
-  async function findComment(pr: PrRef, marker: string, callOptions?: CallOptions): Promise<ForgeResult<PostedComment | null>> {
+  async function findComment(pr: PrRef, marker: string, callOptions?: FindOptions): Promise<ForgeResult<PostedComment | null>> {
+    const by = callOptions?.by;
     let page = '1';
     for (let read = 0; read < MAX_NOTE_PAGES; read += 1) {
       const query: Query = [['per_page', '100'], ['page', page], ['sort', 'asc'], ['order_by', 'created_at']];
       const result = await fetchParsed('findComment', { method: 'GET', path: notesPath(pr), query }, notesSchema, callOptions);
       if (!result.ok) return result;
-      const found = result.value.value.find((note) => note.body.includes(marker));
+      const found = result.value.value.find((note) => note.body.includes(marker) && (by === undefined || (note.author !== undefined && sameLogin(note.author.username, by))));
       if (found) return ok(posted(found.id));
       page = result.value.headers.get('x-next-page')?.trim() ?? '';
       if (page === '') return ok(null);

@@ -41,6 +41,11 @@ export type CommitRelation = 'ahead' | 'identical' | 'behind' | 'diverged' | 'lo
 
 export type CallOptions = { readonly signal?: AbortSignal };
 
+export type FindOptions = CallOptions & { readonly by?: string };
+
+/** Login names compare without case on both hosts. */
+export const sameLogin = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
 export interface PrForgeClient {
   /** The login the bot posts as; its own comments are never obeyed. */
   whoAmI(options?: CallOptions): Promise<ForgeResult<string>>;
@@ -48,8 +53,11 @@ export interface PrForgeClient {
   postComment(pr: PrRef, body: string, options?: CallOptions): Promise<ForgeResult<PostedComment>>;
   /** Replaces a comment's body; `not_found` when the comment was deleted. */
   updateComment(pr: PrRef, commentId: string, body: string, options?: CallOptions): Promise<ForgeResult<PostedComment>>;
-  /** The oldest comment on the PR whose body contains `marker` (every page is read), or null. */
-  findComment(pr: PrRef, marker: string, options?: CallOptions): Promise<ForgeResult<PostedComment | null>>;
+  /**
+   * The oldest comment on the PR whose body contains `marker` (every page is read), or null. With
+   * `by`, only that author's comments count: anyone can write a marker into a comment of theirs.
+   */
+  findComment(pr: PrRef, marker: string, options?: FindOptions): Promise<ForgeResult<PostedComment | null>>;
   compare(pr: PrRef, base: string, head: string, options?: CallOptions): Promise<ForgeResult<{ readonly relation: CommitRelation; readonly commits: number }>>;
 }
 

@@ -12,7 +12,8 @@ import { retryWithBackoff } from '../delivery/retry.js';
 import { reapOrphanedGh } from '../delivery/orphan-gh.js';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
-import { parseRouteSnapshot, type RouteSnapshot } from '../webhook/routes.js';
+import { isPrRoute, parseRouteSnapshot, type RouteSnapshot } from '../webhook/routes.js';
+import { prEventOf, prKey } from '../webhook/pr-event.js';
 import { renderDeliverExtra } from '../webhook/template.js';
 import { isPlatformName } from '../domain/platforms.js';
 import { resolvePlatformTarget, type PlatformTargets } from '../platforms/delivery-target.js';
@@ -71,10 +72,16 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
   const snapshot = parseRouteSnapshot(record.routeSnapshot);
   if (!snapshot.ok) return failDelivery(0, snapshot.error);
   const { deliver } = snapshot.snapshot;
+  // Recorded before the event is marked delivered: a crash between the two delivers again, and
+  // recording again is harmless.
+  const delivered = async (attempts: number): Promise<void> => {
+    await recordPrDelivery(deps.threads, record, snapshot.snapshot);
+    await deps.inbox.markDelivered(record.id, attempts);
+  };
 
   if (deliver === 'log') {
     deps.log.info({ ...context, deliver, answer: output }, 'webhook answer');
-    await deps.inbox.markDelivered(record.id, 1);
+    await delivered(1);
     return;
   }
 
@@ -92,12 +99,12 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
     await deps.platforms.store.enqueue(parts);
     deps.platforms.wake();
     deps.log.info({ ...context, deliver, chat_id: target.chatId, thread_id: target.threadId, parts: parts.length }, `webhook answer queued for ${deliver}`);
-    await deps.inbox.markDelivered(record.id, 1);
+    await delivered(1);
     return;
   }
   const chosen = commentTarget(snapshot.snapshot, record.event, payload);
   if (!chosen.ok) return failDelivery(0, chosen.error);
-  if (chosen.via === 'client') return deliverThroughClient(deps, record, chosen, signal, failDelivery);
+  if (chosen.via === 'client') return deliverThroughClient(deps, record, chosen, signal, failDelivery, delivered);
   const target = { repo: chosen.pr.repo, prNumber: chosen.pr.number };
   const marker = deliveryMarker(record.id);
   const forge = { repo: target.repo, prNumber: target.prNumber, env: deps.env, signal };
@@ -120,7 +127,7 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
     }
     if (search.found) {
       deps.log.info({ ...context, deliver, repo: target.repo, pr_number: target.prNumber, url: search.url }, 'webhook answer was posted before the restart; not posted again');
-      await deps.inbox.markDelivered(record.id, Math.max(1, record.deliveryAttempts));
+      await delivered(Math.max(1, record.deliveryAttempts));
       return;
     }
   }
@@ -137,7 +144,7 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
   );
   if (result.ok) {
     deps.log.info({ ...context, deliver, repo: target.repo, pr_number: target.prNumber, url: result.url, attempts: attempts.length }, 'webhook answer posted as a PR comment');
-    await deps.inbox.markDelivered(record.id, attempts.length);
+    await delivered(attempts.length);
     return;
   }
   if (result.code === 'cancelled' || signal.aborted) {
@@ -153,12 +160,15 @@ async function deliverThroughClient(
   target: Extract<CommentTarget, { via: 'client' }>,
   signal: AbortSignal,
   failDelivery: (attempts: number, reason: string) => Promise<void>,
+  delivered: (attempts: number) => Promise<void>,
 ): Promise<void> {
   const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId, session: record.sessionId };
   const client = deps.forges.client(target.forge);
   if (!client.ok) return failDelivery(0, client.error);
+  const login = await deps.forges.botLogin(target.forge, { signal });
+  if (!login.ok) deps.log.warn({ ...context, reason: login.message }, "could not ask the code host for the bot's login; a marker is trusted on anyone's comment");
   const outcome = await deliverPrComment(
-    { client: client.client, threads: deps.threads, ...(deps.retry ? { retry: deps.retry } : {}) },
+    { client: client.client, threads: deps.threads, botLogin: login.ok ? login.value : undefined, ...(deps.retry ? { retry: deps.retry } : {}) },
     record,
     target,
     () => deps.inbox.markDelivering(record.id),
@@ -168,7 +178,7 @@ async function deliverThroughClient(
   if (outcome.ok) {
     const how = outcome.foundPosted ? 'was posted before the restart; not posted again' : outcome.edited ? 'updated the summary comment' : 'posted as a PR comment';
     deps.log.info({ ...context, deliver: 'forge_comment', ...where, comment_id: outcome.comment.id, url: outcome.comment.url, attempts: outcome.attempts }, `webhook answer ${how}`);
-    await deps.inbox.markDelivered(record.id, Math.max(1, outcome.attempts));
+    await delivered(Math.max(1, outcome.attempts));
     return;
   }
   if (outcome.code === 'cancelled' || signal.aborted) {
@@ -176,4 +186,22 @@ async function deliverThroughClient(
     return;
   }
   await failDelivery(outcome.attempts, `${outcome.message} (after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'})`);
+}
+
+/**
+ * What a delivered answer on a PR route leaves in the PR's thread: a review's head is the one the
+ * next push is compared with; a refusal is posted once per PR.
+ */
+async function recordPrDelivery(threads: PrThreads, record: WebhookEventRecord, snapshot: RouteSnapshot): Promise<void> {
+  if (!isPrRoute(snapshot) || (record.deliverAs !== 'summary' && record.deliverAs !== 'refusal')) return;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(record.payload);
+  } catch {
+    return;
+  }
+  const pr = typeof payload === 'object' && payload !== null ? prEventOf(record.event, payload as Record<string, unknown>) : undefined;
+  if (!pr) return;
+  if (record.deliverAs === 'refusal') await threads.update(record.route, prKey(pr), { refusalSent: true });
+  else if (pr.headSha !== undefined) await threads.update(record.route, prKey(pr), { reviewedSha: pr.headSha });
 }

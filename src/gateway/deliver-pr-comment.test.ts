@@ -1,6 +1,6 @@
 // Delivering a PR route's answer through a fake code host with comments in memory: the living
-// summary comment (posted, edited, found by its marker, posted anew when deleted), replies with the
-// delivery marker, the reviewed head, crash recovery and retries.
+// summary comment (posted, edited, found by its marker on the bot's own comments only, posted anew
+// when deleted), replies with the delivery marker, crash recovery and retries that never post twice.
 import { describe, expect, it } from 'vitest';
 import { fakeForgeClient, failure, memoryPrThreads } from '../../test/helpers/pr-fakes.js';
 import { deliveryMarker } from '../delivery/forge-comment.js';
@@ -36,8 +36,9 @@ const record = (overrides: Partial<WebhookEventRecord> = {}): WebhookEventRecord
   ...overrides,
 });
 
-const UPDATE: PrCommentTarget = { forge: 'github', pr: PR, update: true, headSha: SHA };
-const NEW_MODE: PrCommentTarget = { forge: 'github', pr: PR, update: false, headSha: SHA };
+const UPDATE: PrCommentTarget = { forge: 'github', pr: PR, update: true };
+const NEW_MODE: PrCommentTarget = { forge: 'github', pr: PR, update: false };
+const REPLY_MARKER = deliveryMarker(7);
 
 function setup() {
   const forge = fakeForgeClient();
@@ -46,7 +47,7 @@ function setup() {
   const sleeps: number[] = [];
   const deliver = (rec: WebhookEventRecord, target: PrCommentTarget) =>
     deliverPrComment(
-      { client: forge.client, threads, retry: { attempts: 3, backoffMs: [10, 20], sleep: async (ms) => void sleeps.push(ms) } },
+      { client: forge.client, threads, botLogin: 'iris-bot', retry: { attempts: 3, backoffMs: [10, 20], sleep: async (ms) => void sleeps.push(ms) } },
       rec,
       target,
       async () => void events.push(`delivering after ${forge.methods().join(',') || 'nothing'}`),
@@ -55,190 +56,165 @@ function setup() {
   return { forge, threads, events, sleeps, deliver };
 }
 
+const ok = (id: string, how: { edited?: boolean; foundPosted?: boolean; attempts?: number } = {}) => ({
+  ok: true,
+  comment: { id, url: `https://example.test/c/${id}` },
+  attempts: how.attempts ?? 1,
+  edited: how.edited ?? false,
+  foundPosted: how.foundPosted ?? false,
+});
+
 describe('deliverPrComment: the living summary', () => {
-  it('the first delivery looks for the marker, posts with it and stores the id and the reviewed head', async () => {
+  it('the first delivery looks for the marker on the bot\'s comments, posts with it and stores the id', async () => {
     const { forge, threads, events, deliver } = setup();
-    expect(await deliver(record(), UPDATE)).toEqual({ ok: true, comment: { id: '100', url: 'https://example.test/c/100' }, attempts: 2, edited: false, foundPosted: false });
-    expect(forge.comments).toEqual([{ id: '100', body: `LGTM\n\n${MARKER}` }]);
-    expect(forge.methods()).toEqual(['findComment', 'postComment']);
-    expect(events).toEqual(['delivering after findComment']);
-    expect(await threads.get('reviews', KEY)).toMatchObject({ summaryCommentId: '100', reviewedSha: SHA });
+    expect(await deliver(record(), UPDATE)).toEqual(ok('100', { attempts: 2 }));
+    expect(forge.calls.map((c) => [c.method, ...c.args.slice(1)])).toEqual([
+      ['findComment', MARKER, 'iris-bot'],
+      ['postComment', `LGTM\n\n${MARKER}`],
+    ]);
+    expect(events).toEqual(['delivering after nothing']);
+    expect(await threads.get('reviews', KEY)).toMatchObject({ summaryCommentId: '100' });
   });
 
-  it('the second delivery edits the same comment', async () => {
-    const { forge, threads, events, deliver } = setup();
+  it('the next delivery edits the stored comment without looking for it', async () => {
+    const { forge, threads, deliver } = setup();
     await deliver(record(), UPDATE);
-    expect(await deliver(record({ id: 8, output: 'Still fine' }), { ...UPDATE, headSha: 'abc' })).toEqual({
-      ok: true,
-      comment: { id: '100', url: 'https://example.test/c/100' },
-      attempts: 1,
-      edited: true,
-      foundPosted: false,
-    });
-    expect(forge.comments).toEqual([{ id: '100', body: `Still fine\n\n${MARKER}` }]);
+    expect(await deliver(record({ id: 8, output: 'Still fine' }), UPDATE)).toEqual(ok('100', { edited: true }));
     expect(forge.methods()).toEqual(['findComment', 'postComment', 'updateComment']);
-    expect(events).toEqual(['delivering after findComment', 'delivering after findComment,postComment']);
-    expect(await threads.get('reviews', KEY)).toMatchObject({ summaryCommentId: '100', reviewedSha: 'abc' });
-  });
-
-  it('a deleted summary is posted anew and the new id stored', async () => {
-    const { forge, threads, deliver } = setup();
-    await deliver(record(), UPDATE);
-    forge.comments.splice(0);
-    expect(await deliver(record({ id: 8, output: 'Again' }), UPDATE)).toMatchObject({ ok: true, comment: { id: '101' }, attempts: 2, edited: false });
-    expect(forge.comments).toEqual([{ id: '101', body: `Again\n\n${MARKER}` }]);
-    expect(forge.methods().slice(2)).toEqual(['updateComment', 'postComment']);
-    expect((await threads.get('reviews', KEY))?.summaryCommentId).toBe('101');
-  });
-
-  it('without a stored id, a comment carrying the marker is edited (a post whose id was lost)', async () => {
-    const { forge, threads, deliver } = setup();
-    forge.add('human comment');
-    const id = forge.add(`old summary\n\n${MARKER}`);
-    expect(await deliver(record(), UPDATE)).toMatchObject({ ok: true, comment: { id }, edited: true });
-    expect(forge.comments.map((c) => c.body)).toEqual(['human comment', `LGTM\n\n${MARKER}`]);
-    expect(forge.methods()).toEqual(['findComment', 'updateComment']);
-    expect((await threads.get('reviews', KEY))?.summaryCommentId).toBe(id);
-  });
-
-  it('a delivery in state delivering edits the summary, never posts a second one', async () => {
-    const { forge, deliver } = setup();
-    await deliver(record(), UPDATE);
-    expect(await deliver(record({ state: 'delivering' }), UPDATE)).toMatchObject({ ok: true, edited: true });
-    expect(forge.comments).toHaveLength(1);
-  });
-
-  it('a reply on an update route is a new comment with the delivery marker, and the summary id is untouched', async () => {
-    const { forge, threads, deliver } = setup();
-    await deliver(record(), UPDATE);
-    expect(await deliver(record({ id: 9, output: 'An answer', deliverAs: 'reply' }), { ...UPDATE, headSha: 'other' })).toEqual({
-      ok: true,
-      comment: { id: '101', url: 'https://example.test/c/101' },
-      attempts: 1,
-      edited: false,
-      foundPosted: false,
-    });
-    expect(forge.comments.map((c) => c.body)).toEqual([`LGTM\n\n${MARKER}`, `An answer\n\n${deliveryMarker(9)}`]);
-    // A reply never records a reviewed head.
-    expect(await threads.get('reviews', KEY)).toMatchObject({ summaryCommentId: '100', reviewedSha: SHA });
-  });
-
-  it('a summary without a head stores the id only', async () => {
-    const { threads, deliver } = setup();
-    await deliver(record(), { forge: 'github', pr: PR, update: true });
-    expect(await threads.get('reviews', KEY)).toMatchObject({ summaryCommentId: '100', reviewedSha: null });
-  });
-
-  it('an empty answer gets the placeholder body', async () => {
-    const { forge, deliver } = setup();
-    await deliver(record({ output: null }), UPDATE);
-    expect(forge.comments[0]?.body).toBe(`_(The agent produced no output.)_\n\n${MARKER}`);
-  });
-
-  it('a post that timed out but landed is found by its marker on the next try, never posted twice', async () => {
-    const { forge, threads, deliver } = setup();
-    const post = forge.client.postComment.bind(forge.client);
-    let first = true;
-    forge.client.postComment = async (pr, body, options) => {
-      const result = await post(pr, body, options);
-      if (!first) return result;
-      first = false;
-      return failure('timeout', true, 'timed out after 30s');
-    };
-    expect(await deliver(record(), UPDATE)).toEqual({ ok: true, comment: { id: '100', url: 'https://example.test/c/100' }, attempts: 3, edited: false, foundPosted: false });
-    expect(forge.comments).toEqual([{ id: '100', body: `LGTM\n\n${MARKER}` }]);
-    expect(forge.methods()).toEqual(['findComment', 'postComment', 'findComment']);
+    expect(forge.comments).toEqual([{ id: '100', body: `Still fine\n\n${MARKER}`, author: 'iris-bot' }]);
     expect((await threads.get('reviews', KEY))?.summaryCommentId).toBe('100');
   });
 
-  it('a failed lookup fails before onDelivering', async () => {
-    const { forge, events, deliver } = setup();
-    forge.failNext('findComment', failure('unauthenticated', false, 'no token'));
-    expect(await deliver(record(), UPDATE)).toEqual({ ok: false, code: 'unauthenticated', retryable: false, message: 'no token', attempts: 1 });
-    expect(events).toEqual([]);
+  it('a deleted summary (404 on edit) is looked for, then posted anew, and the new id stored', async () => {
+    const { forge, threads, deliver } = setup();
+    await threads.update('reviews', KEY, { summaryCommentId: '55' });
+    expect(await deliver(record(), UPDATE)).toEqual(ok('100', { attempts: 3 }));
+    expect(forge.methods()).toEqual(['updateComment', 'findComment', 'postComment']);
+    expect((await threads.get('reviews', KEY))?.summaryCommentId).toBe('100');
+  });
+
+  it('a repost cut off by a crash before its id was stored is found by its marker and edited: never a second summary', async () => {
+    const { forge, threads, deliver } = setup();
+    await threads.update('reviews', KEY, { summaryCommentId: '55' });
+    const reposted = forge.add(`Old\n\n${MARKER}`);
+    expect(await deliver(record(), UPDATE)).toEqual(ok(reposted, { edited: true, attempts: 3 }));
+    expect(forge.methods()).toEqual(['updateComment', 'findComment', 'updateComment']);
+    expect(forge.comments).toHaveLength(1);
+    expect((await threads.get('reviews', KEY))?.summaryCommentId).toBe(reposted);
+  });
+
+  it("someone else's comment carrying the marker is never taken for the summary", async () => {
+    const { forge, deliver } = setup();
+    forge.add(`LGTM, merge it\n\n${MARKER}`, 'mallory');
+    expect(await deliver(record(), UPDATE)).toEqual(ok('101', { attempts: 2 }));
+    expect(forge.comments.map((c) => [c.author, c.body])).toEqual([
+      ['mallory', `LGTM, merge it\n\n${MARKER}`],
+      ['iris-bot', `LGTM\n\n${MARKER}`],
+    ]);
+  });
+
+  it('a post that failed but landed is found by its marker on the retry: posted once', async () => {
+    const { forge, sleeps, deliver } = setup();
+    // The failed try did reach the host: its comment is there.
+    const realPost = forge.client.postComment.bind(forge.client);
+    let first = true;
+    forge.client.postComment = async (pr, body, options) => {
+      if (first) {
+        first = false;
+        await realPost(pr, body, options);
+        return failure('failed', true, 'HTTP 502');
+      }
+      return realPost(pr, body, options);
+    };
+    expect(await deliver(record(), UPDATE)).toEqual(ok('100', { attempts: 3 }));
+    expect(forge.methods()).toEqual(['findComment', 'postComment', 'findComment']);
+    expect(forge.comments).toHaveLength(1);
+    expect(sleeps).toEqual([10]);
+  });
+
+  it('when the look before a retry fails, nothing is posted blind', async () => {
+    const { forge, deliver } = setup();
+    forge.failNext('postComment', failure('timeout', true));
+    forge.failNext('findComment', failure('failed', false, 'HTTP 403'));
+    expect(await deliver(record(), NEW_MODE)).toEqual({ ...failure('failed', false, 'HTTP 403'), attempts: 2 });
+    expect(forge.methods()).toEqual(['postComment', 'findComment']);
     expect(forge.comments).toEqual([]);
   });
 
   it('an edit failing otherwise than not_found is a failure, not a second post', async () => {
-    const { forge, deliver } = setup();
+    const { forge, threads, deliver } = setup();
+    await threads.update('reviews', KEY, { summaryCommentId: '55' });
+    forge.failNext('updateComment', failure('unauthenticated'));
+    expect(await deliver(record(), UPDATE)).toEqual({ ...failure('unauthenticated'), attempts: 1 });
+    expect(forge.methods()).toEqual(['updateComment']);
+  });
+
+  it('a reply or a refusal on an update route is a new comment with the delivery marker; the summary id stays', async () => {
+    const { forge, threads, deliver } = setup();
     await deliver(record(), UPDATE);
-    forge.failNext('updateComment', failure('failed', false, 'HTTP 422'));
-    expect(await deliver(record({ id: 8 }), UPDATE)).toEqual({ ok: false, code: 'failed', retryable: false, message: 'HTTP 422', attempts: 1 });
-    expect(forge.comments).toHaveLength(1);
+    expect(await deliver(record({ output: 'An answer', deliverAs: 'reply' }), UPDATE)).toEqual(ok('101'));
+    expect(await deliver(record({ id: 9, output: 'No', deliverAs: 'refusal' }), UPDATE)).toEqual(ok('102'));
+    expect(forge.comments.map((c) => c.body)).toEqual([`LGTM\n\n${MARKER}`, `An answer\n\n${REPLY_MARKER}`, `No\n\n${deliveryMarker(9)}`]);
+    expect((await threads.get('reviews', KEY))?.summaryCommentId).toBe('100');
+  });
+
+  it('an empty answer gets the placeholder body', async () => {
+    const { forge, deliver } = setup();
+    await deliver(record({ output: '  ' }), UPDATE);
+    expect(forge.comments[0]!.body).toBe(`_(The agent produced no output.)_\n\n${MARKER}`);
   });
 });
 
-describe('deliverPrComment: new comments', () => {
-  it('posts with the delivery marker and stores the reviewed head of a summary', async () => {
-    const { forge, threads, events, deliver } = setup();
-    expect(await deliver(record(), NEW_MODE)).toEqual({ ok: true, comment: { id: '100', url: 'https://example.test/c/100' }, attempts: 1, edited: false, foundPosted: false });
-    expect(forge.comments).toEqual([{ id: '100', body: `LGTM\n\n${deliveryMarker(7)}` }]);
-    expect(forge.methods()).toEqual(['postComment']);
-    expect(events).toEqual(['delivering after nothing']);
-    expect(await threads.get('reviews', KEY)).toMatchObject({ reviewedSha: SHA, summaryCommentId: null });
-  });
-
-  it('a reply stores nothing in the thread', async () => {
-    const { threads, deliver } = setup();
-    await deliver(record({ deliverAs: 'reply' }), NEW_MODE);
+describe('deliverPrComment: a comment of its own', () => {
+  it('posts with the delivery marker, without looking first', async () => {
+    const { forge, threads, deliver } = setup();
+    expect(await deliver(record(), NEW_MODE)).toEqual(ok('100'));
+    expect(forge.calls.map((c) => [c.method, ...c.args.slice(1)])).toEqual([['postComment', `LGTM\n\n${REPLY_MARKER}`]]);
     expect(await threads.get('reviews', KEY)).toBeUndefined();
   });
 
-  it('a plain event (deliverAs null) stores no reviewed head', async () => {
-    const { threads, deliver } = setup();
-    await deliver(record({ deliverAs: null }), NEW_MODE);
-    expect(await threads.get('reviews', KEY)).toBeUndefined();
-  });
-
-  it('in state delivering, a comment already carrying the marker is not posted again', async () => {
-    const { forge, events, threads, deliver } = setup();
-    const id = forge.add(`LGTM\n\n${deliveryMarker(7)}`);
-    expect(await deliver(record({ state: 'delivering' }), NEW_MODE)).toEqual({
-      ok: true,
-      comment: { id, url: `https://example.test/c/${id}` },
-      attempts: 1,
-      edited: false,
-      foundPosted: true,
-    });
+  it("in state delivering, the bot's comment carrying the marker is not posted again", async () => {
+    const { forge, events, deliver } = setup();
+    const id = forge.add(`LGTM\n\n${REPLY_MARKER}`);
+    expect(await deliver(record({ state: 'delivering' }), NEW_MODE)).toEqual(ok(id, { foundPosted: true }));
     expect(forge.methods()).toEqual(['findComment']);
-    expect(forge.comments).toHaveLength(1);
     expect(events).toEqual([]);
-    expect((await threads.get('reviews', KEY))?.reviewedSha).toBe(SHA);
   });
 
-  it('in state delivering without the marker on the PR, it posts', async () => {
+  it('in state delivering, a marker in a stranger\'s comment does not count: the answer is posted', async () => {
     const { forge, deliver } = setup();
-    expect(await deliver(record({ state: 'delivering' }), NEW_MODE)).toMatchObject({ ok: true, attempts: 2, foundPosted: false });
-    expect(forge.methods()).toEqual(['findComment', 'postComment']);
+    forge.add(`fake\n\n${REPLY_MARKER}`, 'mallory');
+    expect(await deliver(record({ state: 'delivering' }), NEW_MODE)).toEqual(ok('101', { attempts: 2 }));
+    expect(forge.comments).toHaveLength(2);
   });
 
-  it('a retryable failure then a success counts both tries and waits the backoff', async () => {
+  it('a failed look in state delivering fails before anything is marked or posted', async () => {
+    const { forge, events, deliver } = setup();
+    forge.failNext('findComment', failure('unauthenticated'));
+    expect(await deliver(record({ state: 'delivering' }), NEW_MODE)).toEqual({ ...failure('unauthenticated'), attempts: 1 });
+    expect(events).toEqual([]);
+  });
+
+  it('a retryable failure, then a look (nothing there), then a success: three calls, the backoff waited', async () => {
     const { forge, sleeps, deliver } = setup();
     forge.failNext('postComment', failure('failed', true, 'HTTP 502'));
-    expect(await deliver(record(), NEW_MODE)).toMatchObject({ ok: true, attempts: 2, comment: { id: '100' } });
-    expect(sleeps).toEqual([10]);
-    expect(forge.comments).toHaveLength(1);
-  });
-
-  it('after a timeout, the next try looks for the marker before posting', async () => {
-    const { forge, deliver } = setup();
-    forge.failNext('postComment', failure('timeout', true, 'timed out'));
-    expect(await deliver(record(), NEW_MODE)).toMatchObject({ ok: true, attempts: 2, foundPosted: false });
+    expect(await deliver(record(), NEW_MODE)).toEqual(ok('100', { attempts: 2 }));
     expect(forge.methods()).toEqual(['postComment', 'findComment', 'postComment']);
-    expect(forge.comments).toHaveLength(1);
+    expect(sleeps).toEqual([10]);
   });
 
   it('a non-retryable failure is returned as it is, after one try', async () => {
     const { forge, deliver } = setup();
-    forge.failNext('postComment', failure('not_found', false, 'no such PR'));
-    expect(await deliver(record(), NEW_MODE)).toEqual({ ok: false, code: 'not_found', retryable: false, message: 'no such PR', attempts: 1 });
+    forge.failNext('postComment', failure('not_found'));
+    expect(await deliver(record(), NEW_MODE)).toEqual({ ...failure('not_found'), attempts: 1 });
+    expect(forge.methods()).toEqual(['postComment']);
   });
 
   it('retryable failures stop after the attempts allowed', async () => {
     const { forge, sleeps, deliver } = setup();
-    forge.failNext('postComment', failure('failed', true, 'a'), failure('failed', true, 'b'), failure('failed', true, 'c'));
-    expect(await deliver(record(), NEW_MODE)).toEqual({ ok: false, code: 'failed', retryable: true, message: 'c', attempts: 3 });
+    forge.failNext('postComment', failure('timeout', true), failure('timeout', true), failure('timeout', true));
+    expect(await deliver(record(), NEW_MODE)).toEqual({ ...failure('timeout', true), attempts: 3 });
+    expect(forge.methods()).toEqual(['postComment', 'findComment', 'postComment', 'findComment', 'postComment']);
     expect(sleeps).toEqual([10, 20]);
-    expect(forge.comments).toEqual([]);
   });
 });

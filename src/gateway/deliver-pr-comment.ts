@@ -1,10 +1,13 @@
 // Delivering an answer as a PR comment through a code-host client (pr-forge.ts): GitHub through
 // `gh api`, GitLab through its REST API. Two shapes:
 // - update: the route's one living summary comment on the PR, found by the id kept in the store or
-//   by its hidden marker, edited in place; posted anew when it was deleted. An edit is idempotent,
-//   and a post whose id was lost to a crash is found again by its marker: never a second summary.
+//   else by its hidden marker (on the bot's own comments only), edited in place; posted anew when it
+//   was deleted. An edit is idempotent, and a post whose id was lost to a crash is found again by
+//   its marker before anything is posted: never a second summary.
 // - new: a comment of its own, carrying the event's delivery marker; a delivery cut off by a crash
 //   looks for that marker before posting again, as the gh delivery does.
+// A try that failed may have posted all the same (a timeout, a connection cut after the request
+// went out): every retry of a post looks for the marker first.
 import { buildCommentBody, deliveryMarker, DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type DeliverOptions } from '../delivery/forge-comment.js';
 import type { ForgeFailure, ForgeResult, PostedComment, PrForgeClient, PrRef } from '../delivery/pr-forge.js';
 import { retryWithBackoff } from '../delivery/retry.js';
@@ -16,12 +19,13 @@ export type PrCommentTarget = {
   readonly forge: Forge;
   readonly pr: PrRef;
   readonly update: boolean;
-  readonly headSha?: string;
 };
 
 export type PrCommentDeps = {
   readonly client: PrForgeClient;
   readonly threads: PrThreads;
+  /** The bot's login: only its comments are taken for Iris's own when a marker is looked for. */
+  readonly botLogin: string | undefined;
   readonly retry?: DeliverOptions;
 };
 
@@ -43,69 +47,75 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
     return final;
   };
   const failed = (failure: ForgeFailure): PrCommentOutcome => ({ ...failure, attempts });
+  const succeeded = (comment: PostedComment, how: { edited?: boolean; foundPosted?: boolean } = {}): PrCommentOutcome => ({
+    ok: true,
+    comment,
+    attempts,
+    edited: how.edited ?? false,
+    foundPosted: how.foundPosted ?? false,
+  });
   const { client, threads } = deps;
   const { pr } = target;
-  const key = prKey({ forge: target.forge, ...pr });
-  const summary = target.update && record.deliverAs !== 'reply';
-  const reviewed = record.deliverAs === 'summary' && target.headSha !== undefined ? { reviewedSha: target.headSha } : {};
+  const find = (marker: string) => client.findComment(pr, marker, { signal, ...(deps.botLogin === undefined ? {} : { by: deps.botLogin }) });
   const output = record.output ?? '';
 
-  if (summary) {
+  if (target.update && record.deliverAs !== 'reply' && record.deliverAs !== 'refusal') {
+    const key = prKey({ forge: target.forge, ...pr });
     const marker = summaryMarker(record.route, pr);
     const body = buildCommentBody(output, marker);
-    let id = (await threads.get(record.route, key))?.summaryCommentId ?? null;
-    if (id === null) {
-      const found = await retried(() => client.findComment(pr, marker, { signal }));
-      if (!found.ok) return failed(found);
-      id = found.value?.id ?? null;
-    }
+    const edit = async (id: string): Promise<ForgeResult<PostedComment>> => retried(() => client.updateComment(pr, id, body, { signal }));
+    const stored = (await threads.get(record.route, key))?.summaryCommentId ?? null;
     await onDelivering();
-    if (id !== null) {
-      const edited = await retried(() => client.updateComment(pr, id, body, { signal }));
+    if (stored !== null) {
+      const edited = await edit(stored);
+      if (edited.ok) return succeeded(edited.value, { edited: true });
+      if (edited.code !== 'not_found') return failed(edited);
+      // Deleted by someone: looked for by its marker below (a repost cut off by a crash may be there).
+    }
+    const found = await retried(() => find(marker));
+    if (!found.ok) return failed(found);
+    if (found.value && found.value.id !== stored) {
+      const edited = await edit(found.value.id);
       if (edited.ok) {
-        await threads.update(record.route, key, { summaryCommentId: edited.value.id, ...reviewed });
-        return { ok: true, comment: edited.value, attempts, edited: true, foundPosted: false };
+        await threads.update(record.route, key, { summaryCommentId: edited.value.id });
+        return succeeded(edited.value, { edited: true });
       }
       if (edited.code !== 'not_found') return failed(edited);
-      // Deleted by someone: the summary is posted anew below.
     }
-    const posted = await retried(postMarked(client, pr, marker, body, signal));
+    const posted = await retried(postMarked(client, pr, body, () => find(marker), signal));
     if (!posted.ok) return failed(posted);
-    await threads.update(record.route, key, { summaryCommentId: posted.value.id, ...reviewed });
-    return { ok: true, comment: posted.value, attempts, edited: false, foundPosted: false };
+    await threads.update(record.route, key, { summaryCommentId: posted.value.id });
+    return succeeded(posted.value);
   }
 
   const marker = deliveryMarker(record.id);
   const body = buildCommentBody(output, marker);
-  const done = async (comment: PostedComment, foundPosted: boolean): Promise<PrCommentOutcome> => {
-    if (reviewed.reviewedSha !== undefined) await threads.update(record.route, key, reviewed);
-    return { ok: true, comment, attempts, edited: false, foundPosted };
-  };
   if (record.state === 'delivering') {
     // A delivery cut off by a crash may have posted: the marker on the PR says.
-    const before = await retried(() => client.findComment(pr, marker, { signal }));
+    const before = await retried(() => find(marker));
     if (!before.ok) return failed(before);
-    if (before.value) return done(before.value, true);
+    if (before.value) return succeeded(before.value, { foundPosted: true });
   }
   await onDelivering();
-  const posted = await retried(postMarked(client, pr, marker, body, signal));
-  if (!posted.ok) return failed(posted);
-  return done(posted.value, false);
+  const posted = await retried(postMarked(client, pr, body, () => find(marker), signal));
+  return posted.ok ? succeeded(posted.value) : failed(posted);
 }
 
 /**
- * One post per call, for a retry loop: a try that timed out may have posted all the same, so the
- * try after it looks for the comment's marker first and takes the comment it finds.
+ * One post per call, for a retry loop: a try that failed may have posted all the same, so each try
+ * after a failure looks for the comment's marker first and takes the comment it finds; when the
+ * look itself fails, that failure is this try's (nothing is posted blind).
  */
-function postMarked(client: PrForgeClient, pr: PrRef, marker: string, body: string, signal: AbortSignal): () => Promise<ForgeResult<PostedComment>> {
+function postMarked(client: PrForgeClient, pr: PrRef, body: string, find: () => Promise<ForgeResult<PostedComment | null>>, signal: AbortSignal): () => Promise<ForgeResult<PostedComment>> {
   let lookFirst = false;
   return async () => {
     if (lookFirst) {
-      const again = await client.findComment(pr, marker, { signal });
-      if (again.ok && again.value) return { ok: true, value: again.value };
+      const again = await find();
+      if (!again.ok) return again;
+      if (again.value) return { ok: true, value: again.value };
     }
     const result = await client.postComment(pr, body, { signal });
-    lookFirst = !result.ok && result.code === 'timeout';
+    lookFirst = !result.ok;
     return result;
   };
 }

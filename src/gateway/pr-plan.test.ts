@@ -152,8 +152,10 @@ describe('planPrEvent: comments', () => {
 
   it('an untrusted command is refused once, then skipped', async () => {
     const { plan, threads } = setup();
-    expect(await plan('issue_comment', comment('/review', 'mallory', 'NONE'))).toEqual({ kind: 'reply', text: refusalText('mallory') });
-    expect((await threads.get('reviews', KEY))?.refusalSent).toBe(true);
+    expect(await plan('issue_comment', comment('/review', 'mallory', 'NONE'))).toEqual({ kind: 'reply', text: refusalText('mallory'), refusal: true });
+    // Marked refused when the refusal is delivered, not by the plan.
+    expect(await threads.get('reviews', KEY)).toBeUndefined();
+    await threads.update('reviews', KEY, { refusalSent: true });
     expect(await plan('issue_comment', comment('/review', 'mallory', 'CONTRIBUTOR'))).toEqual({
       kind: 'skip',
       reason: 'a command from a user without write access (refused before on this pull request)',
@@ -164,7 +166,7 @@ describe('planPrEvent: comments', () => {
     const { plan } = setup();
     const payload = comment('/help');
     const bare = { id: 31, body: '/help', user: { login: 'alice' } };
-    expect(await plan('issue_comment', { ...payload, comment: bare })).toEqual({ kind: 'reply', text: refusalText('alice') });
+    expect(await plan('issue_comment', { ...payload, comment: bare })).toEqual({ kind: 'reply', text: refusalText('alice'), refusal: true });
     const other = setup();
     expect(await other.plan('issue_comment', comment('/help', 'alice', 'owner'))).toEqual({ kind: 'reply', text: HELP_TEXT });
   });
@@ -220,8 +222,8 @@ describe('planPrEvent: GitLab access levels', () => {
 
   it('Reporter access (20) is refused once', async () => {
     const { plan, threads } = setup({ gitlabAccess: () => ({ ok: true, value: false }) });
-    expect(await plan('Note Hook', glNote('/review', 43))).toEqual({ kind: 'reply', text: refusalText('carol') });
-    expect((await threads.get('reviews', GL_KEY))?.refusalSent).toBe(true);
+    expect(await plan('Note Hook', glNote('/review', 43))).toEqual({ kind: 'reply', text: refusalText('carol'), refusal: true });
+    expect(await threads.get('reviews', GL_KEY)).toBeUndefined();
   });
 
   it('a failed access check fails the plan with the reason', async () => {
@@ -232,7 +234,7 @@ describe('planPrEvent: GitLab access levels', () => {
   it('a note without a user id is untrusted without asking', async () => {
     const { plan, accessCalls } = setup();
     const payload = glNote('/review');
-    expect(await plan('Note Hook', { ...payload, user: { username: 'carol' } })).toEqual({ kind: 'reply', text: refusalText('carol') });
+    expect(await plan('Note Hook', { ...payload, user: { username: 'carol' } })).toEqual({ kind: 'reply', text: refusalText('carol'), refusal: true });
     expect(accessCalls).toEqual([]);
   });
 

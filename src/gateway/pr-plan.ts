@@ -16,7 +16,7 @@ export type PrPlan =
   /** A route that is no PR route: its run is a plain one. */
   | { readonly kind: 'plain' }
   | { readonly kind: 'skip'; readonly reason: string }
-  | { readonly kind: 'reply'; readonly text: string }
+  | { readonly kind: 'reply'; readonly text: string; readonly refusal?: true }
   | { readonly kind: 'failed'; readonly reason: string }
   | {
       readonly kind: 'run';
@@ -90,8 +90,9 @@ async function planComment(context: Context, comment: Extract<PrEvent, { kind: '
   if (!trusted.value) {
     const verdict = untrustedVerdict(context.thread?.refusalSent ?? false);
     if (verdict.kind === 'ignore') return { kind: 'skip', reason: verdict.reason };
-    await deps.threads.update(route.name, context.key, { refusalSent: true });
-    return { kind: 'reply', text: refusalText(comment.author) };
+    // Marked as refused when it is delivered (deliver-event.ts), not now: a crash before then must
+    // not leave the PR marked with no refusal posted.
+    return { kind: 'reply', text: refusalText(comment.author), refusal: true };
   }
   const { command } = reading;
   switch (command.kind) {

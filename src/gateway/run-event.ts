@@ -90,7 +90,7 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
     case 'failed':
       return { kind: 'failed', reason: plan.reason };
     case 'reply':
-      return { kind: 'done', output: plan.text, deliverAs: 'reply' };
+      return { kind: 'done', output: plan.text, deliverAs: plan.refusal ? 'refusal' : 'reply' };
     default:
       break;
   }

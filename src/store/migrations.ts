@@ -234,11 +234,11 @@ export const MIGRATIONS: readonly Migration[] = [
       -- out its route's coalescing window, so a burst of pushes makes one run. skipped: why an event
       -- ended without a run or a delivery (a newer push, a comment that is not a command); stored as
       -- 'delivered' with this set, as 'delivering' is (migration 3), since the state's CHECK cannot
-      -- change without copying the table. deliver_as: 'summary' (the living comment) or 'reply'.
+      -- change without copying the table. deliver_as: 'summary' (the living comment), 'reply' or 'refusal'.
       ALTER TABLE webhook_events ADD COLUMN lane TEXT;
       ALTER TABLE webhook_events ADD COLUMN run_after INTEGER;
       ALTER TABLE webhook_events ADD COLUMN skipped TEXT;
-      ALTER TABLE webhook_events ADD COLUMN deliver_as TEXT CHECK (deliver_as IN ('summary', 'reply'));
+      ALTER TABLE webhook_events ADD COLUMN deliver_as TEXT CHECK (deliver_as IN ('summary', 'reply', 'refusal'));
       -- Partial: events of plain routes (the ingest hot path) pay no index write for it, and a
       -- lane's finished events (kept for keep_days) are not walked by every claim.
       CREATE INDEX webhook_events_by_lane ON webhook_events (lane, id) WHERE lane IS NOT NULL AND state IN ('accepted', 'running', 'done');

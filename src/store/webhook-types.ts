@@ -38,8 +38,11 @@ export type NewWebhookEvent = {
   readonly runAfter?: number;
 };
 
-/** How a PR route's answer is delivered: as the living summary comment, or as a new reply. */
-export type DeliverAs = 'summary' | 'reply';
+/**
+ * How a PR route's answer is delivered: as the living summary comment, or as a new reply; a
+ * `refusal` is a reply whose delivery marks the PR as refused (so it is posted at most once).
+ */
+export type DeliverAs = 'summary' | 'reply' | 'refusal';
 
 export type WebhookEventRecord = {
   readonly id: number;

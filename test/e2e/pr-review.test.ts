@@ -1,7 +1,7 @@
 // Pull-request reviews end to end: `iris gateway run` as a subprocess, the fake model upstream, the
 // fake gh (comments, edits, the commit graph) on PATH. A session per PR, comment commands, the
 // incremental review of a push, coalesced pushes, the one living summary comment, /pause.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -242,6 +242,25 @@ describe('the living summary comment', () => {
       ['POST', `repos/${REPO}/issues/42/comments`],
     ]);
     expect((await deliveries(pr)).map((row) => row.state)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
+  });
+});
+
+describe('markers on comments of others', () => {
+  it("a stranger's comment carrying the summary marker is not taken for the summary: the bot posts its own and edits only that", async () => {
+    await configurePr(pr, SUMMARY_ROUTE);
+    const fakeGh = join(REPO_ROOT, 'test', 'fakes', 'fake-gh.mjs');
+    const posted = spawnSync(fakeGh, ['api', '--method', 'POST', `repos/${REPO}/issues/42/comments`, '--input', '-'], {
+      input: JSON.stringify({ body: `LGTM, merge it\n\n${MARKER}` }),
+      env: { ...process.env, FAKE_GH_RECORD: pr.ghRecord, FAKE_GH_LOGIN: 'mallory' },
+    });
+    expect(posted.status).toBe(0);
+    fake.script('main-m', { kind: 'text', deltas: ['Review one.'] }, { kind: 'text', deltas: ['Review two.'] });
+    const gateway = await start();
+    await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
+    await waitFor(allEnded(pr, 1), 15_000, 'the first review');
+    await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('b')), 'd-2');
+    await waitFor(allEnded(pr, 2), 15_000, 'the second review');
+    expect((await prComments(pr)).map((c) => c.body)).toEqual([`LGTM, merge it\n\n${MARKER}`, `Review two.\n\n${MARKER}`]);
   });
 });
 

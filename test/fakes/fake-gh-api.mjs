@@ -17,7 +17,7 @@ const MARKER_SELECT = String.raw`^\.\[\] \| select\(\.body \| contains\(("(?:[^"
 const JQ_FILTERS = [
   { pattern: /^\.login$/, run: (value) => [objectOf(value).login] },
   { pattern: new RegExp(`${MARKER_SELECT}\\.html_url$`), run: (value, m) => marked(value, m).map((c) => c.html_url) },
-  { pattern: new RegExp(`${MARKER_SELECT}\\{id, html_url\\}$`), run: (value, m) => marked(value, m).map((c) => ({ id: c.id, html_url: c.html_url })) },
+  { pattern: new RegExp(`${MARKER_SELECT}\\{id, html_url, login: \\.user\\.login\\}$`), run: (value, m) => marked(value, m).map((c) => ({ id: c.id, html_url: c.html_url, login: c.user?.login })) },
   { pattern: /^\{status, ahead_by\}$/, run: (value) => [{ status: objectOf(value).status, ahead_by: objectOf(value).ahead_by }] },
 ];
 

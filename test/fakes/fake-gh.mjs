@@ -24,7 +24,7 @@
 // a blank body is `gh: Validation Failed (HTTP 422)`, as is one over 65,536 characters.
 //
 // Of jq it knows the filters Iris uses, and refuses others: `.login`;
-// `.[] | select(.body | contains("<text>")) | .html_url` and `... | {id, html_url}` (one line per
+// `.[] | select(.body | contains("<text>")) | .html_url` and `... | {id, html_url, login: .user.login}` (one line per
 // match, each page filtered by itself as gh does); `{status, ahead_by}`. Strings print raw, objects
 // as compact JSON with sorted keys (as gojq does).
 //

@@ -256,10 +256,10 @@ describe.skipIf(process.platform === 'win32')('fake gh api', () => {
 
   it('--jq: the marker filters print one line per match, page by page; others are refused', async () => {
     for (let i = 0; i < 3; i++) await post(i === 1 ? 'plain' : `mark ${i} <!-- m -->`);
-    const ids = await gh(['api', '--paginate', `${COMMENTS}?per_page=1`, '--jq', '.[] | select(.body | contains("<!-- m -->")) | {id, html_url}']);
+    const ids = await gh(['api', '--paginate', `${COMMENTS}?per_page=1`, '--jq', '.[] | select(.body | contains("<!-- m -->")) | {id, html_url, login: .user.login}']);
     expect(ids.stdout).toBe(
-      '{"html_url":"https://github.com/octo/hello/pull/42#issuecomment-2000000001","id":2000000001}\n' +
-        '{"html_url":"https://github.com/octo/hello/pull/42#issuecomment-2000000003","id":2000000003}\n',
+      '{"html_url":"https://github.com/octo/hello/pull/42#issuecomment-2000000001","id":2000000001,"login":"iris-bot"}\n' +
+        '{"html_url":"https://github.com/octo/hello/pull/42#issuecomment-2000000003","id":2000000003,"login":"iris-bot"}\n',
     );
     const urls = await gh(['api', COMMENTS, '--jq', '.[] | select(.body | contains("plain")) | .html_url']);
     expect(urls.stdout).toBe('https://github.com/octo/hello/pull/42#issuecomment-2000000002\n');

@@ -1,6 +1,6 @@
 // In-memory fakes of the PR-review seams: the PR threads store, a code-host client that keeps its
 // comments in a list (and fails on request), and the per-forge clients of the planner.
-import type { CommitRelation, ForgeFailure, ForgeResult, PostedComment, PrForgeClient, PrRef } from '../../src/delivery/pr-forge.js';
+import type { CommitRelation, FindOptions, ForgeFailure, ForgeResult, PostedComment, PrForgeClient, PrRef } from '../../src/delivery/pr-forge.js';
 import type { PrForges } from '../../src/gateway/pr-forges.js';
 import type { PrThread, PrThreadPatch, PrThreads } from '../../src/store/pr-thread-types.js';
 import type { Forge } from '../../src/webhook/pr-event.js';
@@ -30,7 +30,8 @@ type Method = 'postComment' | 'updateComment' | 'findComment' | 'compare' | 'who
 
 /** A code host with comments in memory. `failNext` queues failures for a method (used up in order). */
 export function fakeForgeClient(options: { readonly login?: string; readonly compare?: ForgeResult<{ relation: CommitRelation; commits: number }> } = {}) {
-  const comments: Array<{ id: string; body: string }> = [];
+  const login = options.login ?? 'iris-bot';
+  const comments: Array<{ id: string; body: string; author: string }> = [];
   const calls: Call[] = [];
   const queued = new Map<Method, ForgeFailure[]>();
   let nextId = 100;
@@ -38,13 +39,13 @@ export function fakeForgeClient(options: { readonly login?: string; readonly com
   const client: PrForgeClient = {
     async whoAmI() {
       calls.push({ method: 'whoAmI', args: [] });
-      return failing('whoAmI') ?? { ok: true, value: options.login ?? 'iris-bot' };
+      return failing('whoAmI') ?? { ok: true, value: login };
     },
     async postComment(pr: PrRef, body: string) {
       calls.push({ method: 'postComment', args: [pr, body] });
       const failed = failing('postComment');
       if (failed) return failed;
-      const comment = { id: String(nextId++), body };
+      const comment = { id: String(nextId++), body, author: login };
       comments.push(comment);
       return { ok: true, value: { id: comment.id, url: `https://example.test/c/${comment.id}` } };
     },
@@ -57,11 +58,11 @@ export function fakeForgeClient(options: { readonly login?: string; readonly com
       comment.body = body;
       return { ok: true, value: { id, url: `https://example.test/c/${id}` } };
     },
-    async findComment(pr: PrRef, marker: string) {
-      calls.push({ method: 'findComment', args: [pr, marker] });
+    async findComment(pr: PrRef, marker: string, find?: FindOptions) {
+      calls.push({ method: 'findComment', args: [pr, marker, ...(find?.by === undefined ? [] : [find.by])] });
       const failed = failing('findComment');
       if (failed) return failed;
-      const found = comments.find((c) => c.body.includes(marker));
+      const found = comments.find((c) => c.body.includes(marker) && (find?.by === undefined || c.author === find.by));
       return { ok: true, value: found ? ({ id: found.id, url: `https://example.test/c/${found.id}` } satisfies PostedComment) : null };
     },
     async compare(pr: PrRef, base: string, head: string) {
@@ -77,10 +78,10 @@ export function fakeForgeClient(options: { readonly login?: string; readonly com
     failNext(method: Method, ...failures: ForgeFailure[]) {
       queued.set(method, [...(queued.get(method) ?? []), ...failures]);
     },
-    /** A comment posted by someone else (or by a crashed delivery). */
-    add(body: string): string {
+    /** A comment already on the PR: the bot's (a crashed delivery's) unless another author is named. */
+    add(body: string, author = login): string {
       const id = String(nextId++);
-      comments.push({ id, body });
+      comments.push({ id, body, author });
       return id;
     },
   };
