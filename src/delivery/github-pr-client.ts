@@ -7,7 +7,7 @@ import type { Env } from '../config/home.js';
 import { FORGE_COMMENT_TIMEOUT_MS, MAX_PR_NUMBER, classifyGhRun, isForgeRepo } from './forge-comment.js';
 import type { ForgeCommentFailureCode } from './forge-comment.js';
 import { buildGhEnv, ghBinary, runGh } from './gh-binary.js';
-import { sameLogin, type CallOptions, type CommitRelation, type FindOptions, type ForgeFailure, type ForgeFailureCode, type ForgeResult, type PostedComment, type PrForgeClient, type PrRef } from './pr-forge.js';
+import { sameLogin, type CallOptions, type CommitRelation, type ForgeFailure, type ForgeFailureCode, type ForgeResult, type PostedComment, type PrForgeClient, type PrRef } from './pr-forge.js';
 
 export type GithubPrClientOptions = {
   /** The gateway's environment: finds gh (IRIS_GH_BIN, PATH) and is the base of gh's own. */

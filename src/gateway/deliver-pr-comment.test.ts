@@ -8,7 +8,6 @@ import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { summaryMarker } from '../webhook/pr-event.js';
 import { deliverPrComment, type PrCommentTarget } from './deliver-pr-comment.js';
 
-const SHA = 'fedcba9876543210fedcba9876543210fedcba98';
 const KEY = 'github:octo/widgets#12';
 const PR = { repo: 'octo/widgets', number: 12 };
 const MARKER = summaryMarker('reviews', PR);
