@@ -43,8 +43,16 @@ export function validateGitlabTarget(extra: Readonly<Record<string, string>>): {
   return { ok: true, pr: { repo, number } };
 }
 
-function validGithubRepo(repo: string): { ok: true } | { ok: false; error: string } {
-  return isForgeRepo(repo) ? { ok: true } : { ok: false, error: `the event's repository must be owner/name, got ${JSON.stringify(repo.slice(0, 120))}` };
+/**
+ * What is wrong with the repository a payload names, or undefined. Signed by the code host, but
+ * checked all the same: it goes into API paths and gh's arguments.
+ */
+export function prRepoProblem(pr: { readonly forge: Forge; readonly repo: string; readonly number: number }): string | undefined {
+  if (pr.forge === 'gitlab') {
+    const checked = validateGitlabTarget({ repo: pr.repo, pr_number: String(pr.number) });
+    return checked.ok ? undefined : checked.error;
+  }
+  return isForgeRepo(pr.repo) ? undefined : `the event's repository must be owner/name, got ${JSON.stringify(pr.repo.slice(0, 120))}`;
 }
 
 export function commentTarget(snapshot: RouteSnapshot, event: string, payload: Payload): CommentTarget {
@@ -52,9 +60,8 @@ export function commentTarget(snapshot: RouteSnapshot, event: string, payload: P
   if (isPrRoute(snapshot)) {
     const pr = prEventOf(event, payload);
     if (pr) {
-      // Signed by the code host, but checked all the same: the repo goes into API paths.
-      const checked = pr.forge === 'gitlab' ? validateGitlabTarget({ repo: pr.repo, pr_number: String(pr.number) }) : validGithubRepo(pr.repo);
-      if (!checked.ok) return checked;
+      const problem = prRepoProblem(pr);
+      if (problem !== undefined) return { ok: false, error: problem };
       const target = { ok: true, via: 'client', forge: pr.forge, pr: { repo: pr.repo, number: pr.number }, update } as const;
       return pr.headSha === undefined ? target : { ...target, headSha: pr.headSha };
     }

@@ -19,7 +19,7 @@ const NO_PLATFORMS = new Map();
 const TELEGRAM_HOME = new Map([['telegram', { homeChannel: '-100200' }]] as const);
 // The plain GitHub route delivers with `gh pr comment`: no code-host client is asked.
 const NO_FORGES = { client: () => ({ ok: false, error: 'no client in this test' }), botLogin: () => Promise.reject(new Error('unused')), gitlabMayCommand: () => Promise.reject(new Error('unused')) } as const satisfies PrForges;
-const NO_THREADS = { get: () => Promise.reject(new Error('unused')), update: () => Promise.reject(new Error('unused')) } satisfies PrThreads;
+const NO_THREADS = { get: () => Promise.reject(new Error('unused')), update: () => Promise.reject(new Error('unused')), prune: () => Promise.reject(new Error('unused')) } satisfies PrThreads;
 const noPlatformDelivery = { targets: NO_PLATFORMS, store: {} as never, adapters: new Map(), wake: () => {} };
 
 describe('deliveryTargetProblem', () => {

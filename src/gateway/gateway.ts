@@ -325,6 +325,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       if (removed > 0) llog.info({ removed, keep_days: extra.keep_days }, 'old delivered and failed events removed from the inbox');
       const platformRows = await store.platforms.prune(nowMs() - extra.keep_days * 86_400_000, nowMs());
       if (platformRows > 0) llog.info({ removed: platformRows, keep_days: extra.keep_days }, 'old answered platform messages and sent outbox messages removed');
+      const threads = await store.prThreads.prune(nowMs() - extra.keep_days * 86_400_000);
+      if (threads > 0) llog.info({ removed: threads, keep_days: extra.keep_days }, 'pull requests not heard from in keep_days forgotten (their sessions stay)');
     }
   };
   let prune: NodeJS.Timeout | undefined;

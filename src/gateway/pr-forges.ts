@@ -11,7 +11,7 @@ import type { Forge } from '../webhook/pr-event.js';
 export type PrForges = {
   /** The forge's client, or why there is none (GitLab without GITLAB_TOKEN). */
   client(forge: Forge): { readonly ok: true; readonly client: PrForgeClient } | { readonly ok: false; readonly error: string };
-  /** The bot's login on that forge; undefined when the host could not say (logged by the caller). */
+  /** The bot's login on that forge (asked once, then kept); a failure when the host could not say. */
   botLogin(forge: Forge, options?: CallOptions): Promise<ForgeResult<string>>;
   /** May this GitLab user command the bot (Developer access or more on the project)? */
   gitlabMayCommand(pr: PrRef, userId: number, options?: CallOptions): Promise<ForgeResult<boolean>>;

@@ -4,6 +4,7 @@
 // decision needs: the bot's login (cached), a GitLab user's access level, how the pushed head
 // relates to the last reviewed one.
 import type { RouteSnapshot } from '../webhook/routes.js';
+import { prRepoProblem } from '../delivery/comment-target.js';
 import { prEventOf, prKey, type PrEvent } from '../webhook/pr-event.js';
 import { HELP_TEXT, PAUSED_TEXT, RESUMED_TEXT, TRUSTED_ASSOCIATIONS, readComment, refusalText, untrustedVerdict } from '../webhook/pr-commands.js';
 import { commandPrompt, pushReviewNote } from '../webhook/pr-prompt.js';
@@ -22,6 +23,8 @@ export type PrPlan =
       readonly kind: 'run';
       readonly pr: PrEvent;
       readonly prKey: string;
+      /** The route keeps a session per PR (`session: per_pr`); else each run has a session of its own. */
+      readonly sessionPerPr: boolean;
       /** The PR's session, when it has one. */
       readonly sessionId: string | null;
       /** Appended to the route's prompt (change events), or the whole prompt (commands). */
@@ -43,6 +46,8 @@ type Context = { readonly deps: PrPlanDeps; readonly route: RouteSnapshot; reado
 export async function planPrEvent(deps: PrPlanDeps, route: RouteSnapshot, event: string, payload: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<PrPlan> {
   const pr = prEventOf(event, payload);
   if (pr === undefined) return { kind: 'skip', reason: NOT_ABOUT_A_PR };
+  const badRepo = prRepoProblem(pr);
+  if (badRepo !== undefined) return { kind: 'failed', reason: badRepo };
   const key = prKey(pr);
   const thread = await deps.threads.get(route.name, key);
   const context: Context = { deps, route, pr, key, thread, signal };
@@ -53,7 +58,8 @@ const run = (context: Context, prompt: Extract<PrPlan, { kind: 'run' }>['prompt'
   kind: 'run',
   pr: context.pr,
   prKey: context.key,
-  sessionId: context.thread?.sessionId ?? null,
+  sessionPerPr: context.route.session === 'per_pr',
+  sessionId: context.route.session === 'per_pr' ? (context.thread?.sessionId ?? null) : null,
   prompt,
   deliverAs,
 });
@@ -79,11 +85,9 @@ async function planComment(context: Context, comment: Extract<PrEvent, { kind: '
   const login = await deps.forges.botLogin(pr.forge, { signal: context.signal });
   if (!login.ok) deps.log.warn({ route: route.name, pr: context.key, reason: login.message }, "could not ask the code host for the bot's login; its comments are known by their marker only");
   const reading = readComment(comment, login.ok ? login.value : undefined);
-  if (reading.kind === 'ignore') {
-    // A route without commands still hears every human comment, in the PR's session.
-    if (!route.commands && reading.reason === 'not a command') return run(context, { route: true }, 'reply');
-    return { kind: 'skip', reason: reading.reason };
-  }
+  if (reading.kind === 'ignore') return { kind: 'skip', reason: reading.reason };
+  // A route without commands hears every human comment, in the PR's session.
+  if (reading.kind === 'conversation') return route.commands ? { kind: 'skip', reason: 'not a command' } : run(context, { route: true }, 'reply');
   if (!route.commands) return run(context, { route: true }, 'reply');
   const trusted = await mayCommand(context, comment);
   if (!trusted.ok) return { kind: 'failed', reason: trusted.reason };

@@ -1,6 +1,8 @@
-// One accepted event's agent run: a fresh config (so a run always sees the current settings), its
-// own session, the `service-webhook` toolset under the unattended approval policy, the route's
-// first skill that exists, and the output stored before anything is delivered.
+// One accepted event's agent run: a fresh config (so a run always sees the current settings), a
+// session of its own (on a `per_pr` route, the PR's session), the `service-webhook` toolset under
+// the unattended approval policy, the route's first skill that exists, and the output stored
+// before anything is delivered. A PR route first plans the event (pr-plan.ts): it may need no run
+// (skipped), a fixed reply, or a run with its own prompt.
 import { loadOAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
@@ -147,7 +149,7 @@ type Runtime = Awaited<ReturnType<typeof createAgentRuntime>>;
 
 /** A plain route's run gets a session of its own; a PR's runs continue the PR's session. */
 async function sessionFor(deps: RunDeps, runtime: Runtime, record: WebhookEventRecord, plan: PrPlan): Promise<AgentSession> {
-  if (plan.kind !== 'run') return runtime.agent.newSession(`webhook:${record.route}`);
+  if (plan.kind !== 'run' || !plan.sessionPerPr) return runtime.agent.newSession(`webhook:${record.route}`);
   const existing = plan.sessionId === null ? undefined : await runtime.agent.resumeSession(plan.sessionId);
   if (existing) return existing;
   // None yet, or it was deleted (iris sessions prune): the PR starts a new one, kept at once so

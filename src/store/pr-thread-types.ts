@@ -22,4 +22,10 @@ export interface PrThreads {
   get(route: string, prKey: string): Promise<PrThread | undefined>;
   /** Creates the row when missing; only the fields given change. Returns the row as stored. */
   update(route: string, prKey: string, patch: PrThreadPatch): Promise<PrThread>;
+  /**
+   * Forgets PRs untouched since `before` (epoch ms), except paused ones (a /pause is kept until
+   * /resume); returns how many. A PR heard from again starts a new session with a full review, and
+   * its summary comment is found again by its marker.
+   */
+  prune(before: number): Promise<number>;
 }

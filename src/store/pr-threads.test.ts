@@ -90,4 +90,16 @@ describe('store.prThreads', () => {
     store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock });
     expect(await store.prThreads.get('reviews', KEY)).toMatchObject({ reviewedSha: 'abc', paused: true, updatedAt: 5_000 });
   });
+
+  it('prune forgets threads untouched since the cut-off, except paused ones', async () => {
+    await store.prThreads.update('reviews', 'github:o/r#1', { sessionId: 's1' });
+    await store.prThreads.update('reviews', 'github:o/r#2', { paused: true });
+    clock = 9_000;
+    await store.prThreads.update('reviews', 'github:o/r#3', { sessionId: 's3' });
+    expect(await store.prThreads.prune(8_000)).toBe(1);
+    expect(await store.prThreads.get('reviews', 'github:o/r#1')).toBeUndefined();
+    expect((await store.prThreads.get('reviews', 'github:o/r#2'))?.paused).toBe(true);
+    expect((await store.prThreads.get('reviews', 'github:o/r#3'))?.sessionId).toBe('s3');
+    expect(await store.prThreads.prune(8_000)).toBe(0);
+  });
 });

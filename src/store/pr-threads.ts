@@ -37,6 +37,9 @@ const COLUMNS = {
 export function createSqlitePrThreads(db: BetterSqlite3.Database, now: () => number, guarded: <T>(work: () => T) => Promise<T>): PrThreads {
   const get = db.prepare<[string, string], Row>('SELECT * FROM pr_threads WHERE route = ? AND pr_key = ?');
   const insert = db.prepare<[string, string, number]>('INSERT INTO pr_threads (route, pr_key, updated_at) VALUES (?, ?, ?) ON CONFLICT (route, pr_key) DO NOTHING');
+  const prune = db.prepare<[number]>('DELETE FROM pr_threads WHERE updated_at < ? AND paused = 0');
+  // One statement per set of patched fields, made once.
+  const updates = new Map<string, BetterSqlite3.Statement>();
   const update = db.transaction((route: string, prKey: string, patch: PrThreadPatch): Row => {
     const at = now();
     insert.run(route, prKey, at);
@@ -45,8 +48,14 @@ export function createSqlitePrThreads(db: BetterSqlite3.Database, now: () => num
       const value = patch[key];
       return typeof value === 'boolean' ? Number(value) : value;
     });
-    const sets = [...fields.map((key) => `${COLUMNS[key]} = ?`), 'updated_at = ?'].join(', ');
-    db.prepare(`UPDATE pr_threads SET ${sets} WHERE route = ? AND pr_key = ?`).run(...values, at, route, prKey);
+    const shape = fields.join(',');
+    let statement = updates.get(shape);
+    if (statement === undefined) {
+      const sets = [...fields.map((key) => `${COLUMNS[key]} = ?`), 'updated_at = ?'].join(', ');
+      statement = db.prepare(`UPDATE pr_threads SET ${sets} WHERE route = ? AND pr_key = ?`);
+      updates.set(shape, statement);
+    }
+    statement.run(...values, at, route, prKey);
     return get.get(route, prKey)!;
   });
   return {
@@ -56,5 +65,6 @@ export function createSqlitePrThreads(db: BetterSqlite3.Database, now: () => num
         return row && toThread(row);
       }),
     update: (route, prKey, patch) => guarded(() => toThread(update.immediate(route, prKey, patch))),
+    prune: (before) => guarded(() => prune.run(before).changes),
   };
 }

@@ -101,7 +101,7 @@ describe('readComment', () => {
   });
 
   it('ignores a comment that gives no command', () => {
-    expect(readComment(comment({ body: 'looks fine to me' }), 'iris-bot')).toEqual({ kind: 'ignore', reason: 'not a command' });
+    expect(readComment(comment({ body: 'looks fine to me' }), 'iris-bot')).toEqual({ kind: 'conversation' });
   });
 
   it('without a known login, an author named like the bot is not ignored', () => {

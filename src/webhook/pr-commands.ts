@@ -57,7 +57,12 @@ export function parsePrCommand(body: string, botLogin?: string): PrCommand | und
 /** GitHub's associations of users with write access to the repository. */
 export const TRUSTED_ASSOCIATIONS: readonly string[] = ['OWNER', 'MEMBER', 'COLLABORATOR'];
 
-export type CommentReading = { readonly kind: 'ignore'; readonly reason: string } | { readonly kind: 'command'; readonly command: PrCommand };
+export type CommentReading =
+  /** Never acted on: the bot's own, marked, edited or deleted. */
+  | { readonly kind: 'ignore'; readonly reason: string }
+  /** A human's new comment that is no command: conversation (a route without commands runs on it). */
+  | { readonly kind: 'conversation' }
+  | { readonly kind: 'command'; readonly command: PrCommand };
 
 /**
  * What a new comment on the PR asks of the bot, before anyone's access is looked at. Loops are
@@ -68,7 +73,7 @@ export function readComment(comment: PrComment, botLogin: string | undefined): C
   if (IRIS_MARKER.test(comment.body)) return { kind: 'ignore', reason: "a comment carrying Iris's marker" };
   if (!comment.created) return { kind: 'ignore', reason: 'an edited or deleted comment' };
   const command = parsePrCommand(comment.body, botLogin);
-  return command === undefined ? { kind: 'ignore', reason: 'not a command' } : { kind: 'command', command };
+  return command === undefined ? { kind: 'conversation' } : { kind: 'command', command };
 }
 
 /** A command from someone without write access: refused politely, once per PR, then ignored. */

@@ -58,6 +58,16 @@ export function isGitlabEvent(event: string, payload: Payload): boolean {
   return / Hook$/.test(event) || typeof payload.object_kind === 'string';
 }
 
+/** A route that takes any of GitLab's events (`Merge Request Hook`, `Note Hook`, …). */
+export function takesGitlabEvents(events: readonly string[]): boolean {
+  return events.some((event) => / Hook$/.test(event));
+}
+
+/** A route that takes GitHub's (or another host's) events, or every event (an empty list). */
+export function takesGithubEvents(events: readonly string[]): boolean {
+  return events.length === 0 || events.some((event) => !/ Hook$/.test(event));
+}
+
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

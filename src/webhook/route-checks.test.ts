@@ -77,3 +77,28 @@ describe('resolveRoutes: secrets are trimmed', () => {
     expect(routeProblems(a, '127.0.0.1')).toEqual(['route "a" has no secret: set platforms.webhook.extra.routes.a.secret or platforms.webhook.extra.secret']);
   });
 });
+
+describe('routeProblems: forge_comment targets and PR settings', () => {
+  const forge = (overrides: Partial<ResolvedRoute>) => route({ deliver: 'forge_comment', ...overrides });
+
+  it('fixed targets are checked by the code host the events come from', () => {
+    expect(routeProblems(forge({ events: ['Merge Request Hook'], deliver_extra: { repo: 'acme/tools/hello', pr_number: 7 } }), '0.0.0.0')).toEqual([]);
+    expect(routeProblems(forge({ events: ['pull_request'], deliver_extra: { repo: 'acme/tools/hello', pr_number: 7 } }), '0.0.0.0')).toEqual([
+      'route "pr": deliver_extra.repo must be owner/name, got "acme/tools/hello"',
+    ]);
+    expect(routeProblems(forge({ events: ['Note Hook'], deliver_extra: { repo: 'acme/../x', pr_number: 7 } }), '0.0.0.0')).toEqual([
+      'route "pr": deliver_extra.repo must be a GitLab project path (group/project), got "acme/../x"',
+    ]);
+  });
+
+  it('a PR route needs no deliver_extra target; a mode must be new or update, and update needs forge_comment', () => {
+    expect(routeProblems(forge({ session: 'per_pr', deliver_extra: { mode: 'update' } }), '0.0.0.0')).toEqual([]);
+    expect(routeProblems(forge({ commands: true, deliver_extra: { mode: 'edit' } }), '0.0.0.0')).toEqual(['route "pr" has deliver_extra.mode "edit": use one of new, update']);
+    expect(routeProblems(route({ session: 'per_pr', deliver_extra: { mode: 'update' } }), '0.0.0.0')).toEqual([
+      'route "pr" has deliver_extra.mode "update", which only a forge_comment delivery can do (it delivers to log)',
+    ]);
+    expect(routeProblems(forge({}), '0.0.0.0')).toEqual([
+      'route "pr" delivers a forge_comment but platforms.webhook.extra.routes.pr.deliver_extra has no repo and pr_number (for example repo: "{repository.full_name}", pr_number: "{number}")',
+    ]);
+  });
+});

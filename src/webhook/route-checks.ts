@@ -5,6 +5,8 @@
 // disabled, the gateway still starts.)
 import { isIP } from 'node:net';
 import { validateForgeTarget } from '../delivery/forge-comment.js';
+import { validateGitlabTarget } from '../delivery/comment-target.js';
+import { takesGithubEvents } from './pr-event.js';
 import { isPrRoute, type ResolvedRoute } from './routes.js';
 import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
 import { TOOLSET_NAMES } from '../domain/toolsets.js';
@@ -67,8 +69,9 @@ export function routeProblems(route: ResolvedRoute, host: string): string[] {
     if (missing.length > 0) {
       problems.push(`route "${route.name}" delivers a forge_comment but ${where}.deliver_extra has no ${missing.join(' and ')} (for example repo: "{repository.full_name}", pr_number: "{number}")`);
     } else if (!hasPlaceholder(extra.repo!) && !hasPlaceholder(extra.pr_number!)) {
-      // Fixed values can be checked now; templated ones only when an event fills them in.
-      const target = validateForgeTarget(extra);
+      // Fixed values can be checked now; templated ones only when an event fills them in. A route
+      // of GitLab's events alone names a GitLab project (group/subgroup/…/project).
+      const target = takesGithubEvents(route.events) ? validateForgeTarget(extra) : validateGitlabTarget(extra);
       if (!target.ok) problems.push(`route "${route.name}": ${target.error}`);
     }
   }

@@ -20,6 +20,13 @@ export function memoryPrThreads(now: () => number = () => 1_000): PrThreads & { 
       rows.set(`${route} ${prKey}`, after);
       return after;
     },
+    prune: async (before) => {
+      let removed = 0;
+      for (const [key, row] of rows) {
+        if (row.updatedAt < before && !row.paused) removed += Number(rows.delete(key));
+      }
+      return removed;
+    },
   };
 }
 

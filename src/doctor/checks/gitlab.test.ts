@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkGitlab, takesGithubEvents, takesGitlabEvents } from './gitlab.js';
+import { checkGitlab } from './gitlab.js';
+import { takesGithubEvents, takesGitlabEvents } from '../../webhook/pr-event.js';
 
 describe('which code host a route serves', () => {
   it('reads it from the events: GitLab header names end in " Hook"; an empty list takes every event', () => {

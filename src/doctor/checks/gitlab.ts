@@ -1,20 +1,9 @@
 // GitLab, when a route delivers forge_comment for GitLab's events: the token the REST API needs.
-// Which code host a route serves is read from its events: GitLab's header names end in " Hook".
-// Pure.
+// Which code host a route serves is read from its events (webhook/pr-event.ts). Pure.
 import type { Env } from '../../config/home.js';
 import { fail, ok, plural, type CheckResult } from '../types.js';
 
 const ID = 'gitlab';
-
-/** A route that takes any of GitLab's events (`Merge Request Hook`, `Note Hook`, …). */
-export function takesGitlabEvents(events: readonly string[]): boolean {
-  return events.some((event) => / Hook$/.test(event));
-}
-
-/** A route that takes GitHub's (or another host's) events, or every event (an empty list). */
-export function takesGithubEvents(events: readonly string[]): boolean {
-  return events.length === 0 || events.some((event) => !/ Hook$/.test(event));
-}
 
 export function checkGitlab(env: Env, apiBase: string, routes: readonly string[]): CheckResult {
   const why = `${plural(routes.length, 'route')} ${routes.join(', ')} ${plural(routes.length, 'posts', 'post')} GitLab notes through ${apiBase}`;
