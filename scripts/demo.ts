@@ -25,6 +25,7 @@ import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeUpstream, type FakeUpstream } from '../test/fakes/upstream.js';
 import { DemoFailure, blank, block, failure, note, step } from './demo/out.js';
+import { scenarioArgument, type Scenario } from './demo/arguments.js';
 import { runIris, spawnGateway, stopGateway, waitForListening, type GatewayProcess } from './demo/processes.js';
 import { prReviewDemo, type PrReviewDemoState } from './demo/pr-review.js';
 import { telegramDemo, type TelegramDemoState } from './demo/telegram.js';
@@ -59,29 +60,6 @@ type State = TelegramDemoState & PrReviewDemoState & {
   gateway?: GatewayProcess;
 };
 const state: State = {};
-
-const PLATFORMS = ['telegram'] as const;
-
-type Scenario = (typeof PLATFORMS)[number] | 'pr-review';
-const USAGE = `the demo takes --platform ${PLATFORMS.join('|')}, --pr-review, or nothing`;
-
-/** `--platform <name>` (or `--platform=<name>`), `--pr-review`; undefined for the webhook demo. */
-function scenarioArgument(args: readonly string[]): Scenario | undefined {
-  if (args.length === 0) return undefined;
-  if (args[0] === '--pr-review') {
-    if (args.length > 1) throw new DemoFailure(`unknown argument ${args[1]}: --pr-review takes no other argument`);
-    return 'pr-review';
-  }
-  const first = args[0]!;
-  if (first !== '--platform' && !first.startsWith('--platform=')) throw new DemoFailure(`unknown argument ${first}: ${USAGE}`);
-  const inline = first.includes('=');
-  const value = inline ? first.slice('--platform='.length) : args[1];
-  const extra = args[inline ? 1 : 2];
-  if (extra !== undefined) throw new DemoFailure(`unknown argument ${extra}: ${USAGE}`);
-  const known = PLATFORMS.find((p) => p === value);
-  if (!known) throw new DemoFailure(`--platform: ${value ?? 'a name'} is not one the demo plays (${PLATFORMS.join(', ')})`);
-  return known;
-}
 
 const interrupt = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {
