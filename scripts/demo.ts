@@ -19,12 +19,13 @@
 // session per PR, an /ask command, an incremental review after a push, one living summary comment.
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeUpstream, type FakeUpstream } from '../test/fakes/upstream.js';
 import { DemoFailure, blank, block, failure, note, step } from './demo/out.js';
+import { cleanDemoEnv, installFakeGh } from './demo/fake-gh-env.js';
 import { scenarioArgument, type Scenario } from './demo/arguments.js';
 import { runIris, spawnGateway, stopGateway, waitForListening, type GatewayProcess } from './demo/processes.js';
 import { prReviewDemo, type PrReviewDemoState } from './demo/pr-review.js';
@@ -72,10 +73,6 @@ function rel(path: string): string {
   return r.startsWith('..') ? path : r;
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 function requireBuild(): void {
   if (!existsSync(IRIS_BIN) || !existsSync(FAKE_GH)) {
     throw new DemoFailure(`run the demo from the repository root (npm run demo): ${IRIS_BIN} or ${FAKE_GH} is missing`);
@@ -117,21 +114,12 @@ async function setUp(): Promise<{ env: NodeJS.ProcessEnv; secret: string; record
 
   // A `gh` of our own, first on PATH and named by IRIS_GH_BIN: the gateway's delivery runs it, and
   // so would any `gh` the agent ran. It execs the fake with this very node.
-  const gh = join(binDir, 'gh');
-  await writeFile(gh, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(FAKE_GH)} "$@"\n`);
-  await chmod(gh, 0o755);
+  const gh = await installFakeGh(binDir, FAKE_GH);
   step('gh', `fake GitHub CLI at ${gh} (runs ${rel(FAKE_GH)})`);
   note(`it posts nothing: each call is recorded as a JSON line in ${record}`);
   blank();
 
-  // A clean environment: no provider keys or tokens from this shell reach the gateway.
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of ['HOME', 'LANG', 'TMPDIR']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  Object.assign(env, {
-    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+  const env = cleanDemoEnv(binDir, {
     IRIS_HOME: home,
     OPENAI_API_KEY: DUMMY_API_KEY,
     OPENAI_BASE_URL: `${fake.url}/v1`,

@@ -10,9 +10,10 @@
 //      only (the compare range is in its prompt); the summary comment is edited, not posted again
 //   5. what the fake gh recorded, the second review's prompt, `iris webhook deliveries`
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { cleanDemoEnv, installFakeGh } from './fake-gh-env.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeUpstream, type FakeUpstream } from '../../test/fakes/upstream.js';
 import { DemoFailure, blank, block, note, step } from './out.js';
@@ -107,23 +108,14 @@ async function setUp(state: PrReviewDemoState, fakeGh: string, signal: AbortSign
   const route = configYaml('<masked>', workspace).split('\n');
   block(route.slice(route.findIndex((line) => line.includes(`${PR_ROUTE}:`))).join('\n'));
 
-  const gh = join(binDir, 'gh');
   const record = join(dir, 'gh-record.jsonl');
   const commits = join(dir, 'commits.json');
-  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-  await writeFile(gh, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(fakeGh)} "$@"\n`);
-  await chmod(gh, 0o755);
+  const gh = await installFakeGh(binDir, fakeGh);
   await writeFile(commits, JSON.stringify({ [BASE_SHA]: null, [FIRST_HEAD]: BASE_SHA, [MIDDLE_SHA]: FIRST_HEAD, [SECOND_HEAD]: MIDDLE_SHA }));
   step('gh', `fake GitHub CLI: keeps the PR's comments, compares over ${BASE_SHA.slice(0, 7)} ← ${FIRST_HEAD.slice(0, 7)} ← ${MIDDLE_SHA.slice(0, 7)} ← ${SECOND_HEAD.slice(0, 7)}`);
   blank();
 
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of ['HOME', 'LANG', 'TMPDIR']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  Object.assign(env, {
-    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+  const env = cleanDemoEnv(binDir, {
     IRIS_HOME: home,
     OPENAI_API_KEY: DUMMY_API_KEY,
     OPENAI_BASE_URL: `${fake.url}/v1`,
