@@ -3,6 +3,7 @@
 // behaviour (each page is filtered by itself; jq prints strings raw and objects as compact JSON with
 // sorted keys, as gojq does). Kept apart so fake-gh.mjs stays readable.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { URLSearchParams } from 'node:url';
 
 const USAGE_API = 'Usage:  gh api <endpoint> [flags]';
@@ -46,6 +47,10 @@ export async function api(args, io) {
   if (io.mode.kind === 'hang') await io.hang();
   const answer = route(parsed, input, recorded, io);
   if (!answer.ok) return io.fail(1, answer.stderr);
+  // FAKE_GH_API_HANG_MS: a write that went through, then a slow answer (the window in which a
+  // crash of the caller leaves the comment on the host and nothing in Iris's records).
+  const writeHangMs = Number(process.env.FAKE_GH_API_HANG_MS) || 0;
+  if (writeHangMs > 0 && (parsed.method === 'POST' || parsed.method === 'PATCH')) await sleep(writeHangMs);
   if (answer.pages.length === 0) return io.done('');
   if (parsed.jq === undefined) return io.done(answer.pages.map((page) => `${JSON.stringify(page)}\n`).join(''));
   const filter = JQ_FILTERS.map((f) => ({ f, m: f.pattern.exec(parsed.jq) })).find((x) => x.m);

@@ -63,6 +63,12 @@
 // `gh api` honours `unauthenticated` (exit 4, before --input is read) and `hang` (after recording);
 // the other modes concern `gh pr comment` only.
 //
+// FAKE_GH_API_HANG_MS (whatever the mode): a `gh api` POST or PATCH that succeeded has written the
+// comment (it is listed from then on) and then sleeps that many milliseconds in this very process
+// before printing its answer, as `posted-hang` does for `gh pr comment`: a crash of the caller in
+// this window leaves the comment posted or edited with no answer seen. Failed writes, GETs and
+// DELETEs answer at once.
+//
 // As the real API does, a blank body fails with `GraphQL: Body cannot be blank (addComment)` and a
 // body over 65,536 characters with `GraphQL: Body is too long (maximum is 65536 characters)
 // (addComment)`, both exit 1. Usage errors (unknown command or flag, missing argument) exit 1 with
