@@ -316,6 +316,16 @@ describe.skipIf(process.platform === 'win32')('fake gh api', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it('fakes run at once: every post is kept with an id of its own, and an edit never hides or drops a comment', async () => {
+    const first = JSON.parse((await post('first')).stdout) as { id: number };
+    const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? post(`post ${i}`) : edit(first.id, `edit ${i}`))));
+    expect(runs.map((run) => run.code)).toEqual(runs.map(() => 0));
+    const all = await list('?per_page=100');
+    expect(all).toHaveLength(7);
+    expect(new Set(all.map((c) => c.id)).size).toBe(7);
+    expect(all[0]!.body).toMatch(/^edit \d+$/);
+  });
+
   it('FAKE_GH_API_HANG_MS: a POST or PATCH writes, then lingers before answering (killed there, the comment stays); reads answer at once', async () => {
     const env = { FAKE_GH_API_HANG_MS: '60000' };
     const store = `${recordPath}.comments.jsonl`;
