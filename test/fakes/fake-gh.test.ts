@@ -345,7 +345,7 @@ describe.skipIf(process.platform === 'win32')('fake gh api', () => {
       expect(stdout).toBe('');
     };
     await lingering(['api', '--method', 'POST', COMMENTS, '--input', '-'], 'posted', (all) => all.length === 1);
-    const [{ id }] = (await comments()) as [{ id: number }];
+    const id = (await comments())[0]!.id;
     await lingering(['api', '--method', 'PATCH', `repos/octo/hello/issues/comments/${id}`, '--input', '-'], 'edited', (all) => all[0]?.body === 'edited');
     expect((await comments()).map((c) => c.body)).toEqual(['edited']);
     const started = Date.now();
