@@ -2,7 +2,8 @@
 // endpoints Iris calls, with GitHub's JSON shapes, gh's 404 wording, and gh's --paginate and --jq
 // behaviour (each page is filtered by itself; jq prints strings raw and objects as compact JSON with
 // sorted keys, as gojq does). Kept apart so fake-gh.mjs stays readable.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { URLSearchParams } from 'node:url';
 
 const USAGE_API = 'Usage:  gh api <endpoint> [flags]';
@@ -44,8 +45,13 @@ export async function api(args, io) {
   }
   const recorded = io.record(input);
   if (io.mode.kind === 'hang') await io.hang();
-  const answer = route(parsed, input, recorded, io);
+  // A write reads, changes and rewrites the store: one gh at a time, as GitHub serialises them.
+  const answer = parsed.method === 'GET' ? route(parsed, input, recorded, io) : withStoreLock(io.recordPath, () => route(parsed, input, recorded, io));
   if (!answer.ok) return io.fail(1, answer.stderr);
+  // FAKE_GH_API_HANG_MS: a write that went through, then a slow answer (the window in which a
+  // crash of the caller leaves the comment on the host and nothing in Iris's records).
+  const writeHangMs = Number(process.env.FAKE_GH_API_HANG_MS) || 0;
+  if (writeHangMs > 0 && (parsed.method === 'POST' || parsed.method === 'PATCH')) await sleep(writeHangMs);
   if (answer.pages.length === 0) return io.done('');
   if (parsed.jq === undefined) return io.done(answer.pages.map((page) => `${JSON.stringify(page)}\n`).join(''));
   const filter = JQ_FILTERS.map((f) => ({ f, m: f.pattern.exec(parsed.jq) })).find((x) => x.m);
@@ -154,8 +160,39 @@ function restComment(c, login) {
 }
 
 /**
+ * Runs `work` (synchronous) holding the lock of the files under `recordPath` (a directory made
+ * and removed, so it holds across processes): fakes run at once by concurrent deliveries must not
+ * interleave a read-change-write of the comment store, nor take the same line count for an id.
+ * A lock older than 5 s is a holder's that was killed, and is broken.
+ */
+export function withStoreLock(recordPath, work) {
+  const lock = `${recordPath}.lock`;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 5_000) rmdirSync(lock);
+      } catch {
+        // released meanwhile
+      }
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
+/**
  * `<record>.comments.jsonl`, the store `gh pr comment` appends to. An edit or a deletion rewrites
- * the file, so it always holds the comments as they are now, oldest first.
+ * the file (a new file renamed over it, so a reader sees the old or the new one whole), so it
+ * always holds the comments as they are now, oldest first. Writers hold withStoreLock.
  */
 function commentStore(recordPath) {
   const path = `${recordPath}.comments.jsonl`;
@@ -169,7 +206,10 @@ function commentStore(recordPath) {
       }
     },
     append: (comment) => writeFileSync(path, toText([comment]), { flag: 'a' }),
-    replace: (comments) => writeFileSync(path, toText(comments)),
+    replace: (comments) => {
+      writeFileSync(`${path}.tmp`, toText(comments));
+      renameSync(`${path}.tmp`, path);
+    },
   };
 }
 

@@ -19,7 +19,9 @@
 // Comments that were posted (exit 0), by `gh pr comment` or `gh api`, are kept in
 // `<FAKE_GH_RECORD>.comments.jsonl`, one JSON line each ({repo, number, id, html_url, body, and from
 // `gh api` login, created_at, updated_at}); ids are 2,000,000,000 plus the record's line count. An
-// edit or a deletion rewrites the file, so it always holds the comments as they are now. `gh api`
+// edit or a deletion rewrites the file, so it always holds the comments as they are now. Fakes run
+// at once are safe: every write to the record or the store holds a lock (`<FAKE_GH_RECORD>.lock`,
+// a directory), and a rewrite renames a new file over the old, so a reader sees one or the other. `gh api`
 // shows them as GitHub's REST API does ({id, html_url, body, user: {login}, created_at, updated_at});
 // a blank body is `gh: Validation Failed (HTTP 422)`, as is one over 65,536 characters.
 //
@@ -63,6 +65,12 @@
 // `gh api` honours `unauthenticated` (exit 4, before --input is read) and `hang` (after recording);
 // the other modes concern `gh pr comment` only.
 //
+// FAKE_GH_API_HANG_MS (whatever the mode): a `gh api` POST or PATCH that succeeded has written the
+// comment (it is listed from then on) and then sleeps that many milliseconds in this very process
+// before printing its answer, as `posted-hang` does for `gh pr comment`: a crash of the caller in
+// this window leaves the comment posted or edited with no answer seen. Failed writes, GETs and
+// DELETEs answer at once.
+//
 // As the real API does, a blank body fails with `GraphQL: Body cannot be blank (addComment)` and a
 // body over 65,536 characters with `GraphQL: Body is too long (maximum is 65536 characters)
 // (addComment)`, both exit 1. Usage errors (unknown command or flag, missing argument) exit 1 with
@@ -72,7 +80,7 @@
 // that `exec`s it, so a kill reaches node), or point IRIS_GH_BIN at this file.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api } from './fake-gh-api.mjs';
+import { api, withStoreLock } from './fake-gh-api.mjs';
 
 const MAX_BODY_CHARS = 65_536;
 const USAGE_ROOT = 'Usage:  gh <command> <subcommand> [flags]';
@@ -178,7 +186,8 @@ async function prComment(args) {
   }
   const commentId = 2_000_000_000 + recorded;
   const url = `https://${checked.host}/${checked.fullName}/pull/${checked.number}#issuecomment-${commentId}`;
-  appendFileSync(`${recordPath}.comments.jsonl`, `${JSON.stringify({ repo: checked.fullName, number: Number(checked.number), id: commentId, html_url: url, body: text })}\n`);
+  const line = `${JSON.stringify({ repo: checked.fullName, number: Number(checked.number), id: commentId, html_url: url, body: text })}\n`;
+  withStoreLock(recordPath, () => appendFileSync(`${recordPath}.comments.jsonl`, line));
   if (mode.kind === 'posted-hang') await hang();
   return done(`${url}\n`);
 }
@@ -243,8 +252,11 @@ function parseMode(value) {
 function record(body) {
   const entry = { argv, body, cwd: process.cwd(), at: new Date().toISOString(), pid: process.pid };
   if (process.env.FAKE_GH_RECORD_ENV === '1') entry.envNames = Object.keys(process.env).sort();
-  appendFileSync(recordPath, `${JSON.stringify(entry)}\n`);
-  return readFileSync(recordPath, 'utf8').split('\n').filter(Boolean).length;
+  // Appended and counted under the lock: two fakes run at once never take the same count (an id).
+  return withStoreLock(recordPath, () => {
+    appendFileSync(recordPath, `${JSON.stringify(entry)}\n`);
+    return readFileSync(recordPath, 'utf8').split('\n').filter(Boolean).length;
+  });
 }
 
 function countInvocation() {

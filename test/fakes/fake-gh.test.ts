@@ -1,6 +1,6 @@
 // The fake GitHub CLI itself: run as the executable it is (through its shebang), in every mode,
 // with what it records read back from the record file.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -314,5 +314,43 @@ describe.skipIf(process.platform === 'win32')('fake gh api', () => {
     const started = Date.now();
     expect((await gh(['api', 'user'], { env: { FAKE_GH_MODE: 'hang', FAKE_GH_HANG_MS: '300' } })).code).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('fakes run at once: every post is kept with an id of its own, and an edit never hides or drops a comment', async () => {
+    const first = JSON.parse((await post('first')).stdout) as { id: number };
+    const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? post(`post ${i}`) : edit(first.id, `edit ${i}`))));
+    expect(runs.map((run) => run.code)).toEqual(runs.map(() => 0));
+    const all = await list('?per_page=100');
+    expect(all).toHaveLength(7);
+    expect(new Set(all.map((c) => c.id)).size).toBe(7);
+    expect(all[0]!.body).toMatch(/^edit \d+$/);
+  });
+
+  it('FAKE_GH_API_HANG_MS: a POST or PATCH writes, then lingers before answering (killed there, the comment stays); reads answer at once', async () => {
+    const env = { FAKE_GH_API_HANG_MS: '60000' };
+    const store = `${recordPath}.comments.jsonl`;
+    const comments = async () => (await readFile(store, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; body: string });
+    const lingering = async (args: string[], body: string, written: (all: { id: number; body: string }[]) => boolean) => {
+      const child = spawn(FAKE_GH, args, { env: { PATH: process.env.PATH ?? '', FAKE_GH_RECORD: recordPath, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      child.stdin.end(JSON.stringify({ body }));
+      for (let i = 0; i < 200 && !written(await comments()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(written(await comments())).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(child.exitCode).toBeNull(); // written, still not answered
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+      expect(stdout).toBe('');
+    };
+    await lingering(['api', '--method', 'POST', COMMENTS, '--input', '-'], 'posted', (all) => all.length === 1);
+    const id = (await comments())[0]!.id;
+    await lingering(['api', '--method', 'PATCH', `repos/octo/hello/issues/comments/${id}`, '--input', '-'], 'edited', (all) => all[0]?.body === 'edited');
+    expect((await comments()).map((c) => c.body)).toEqual(['edited']);
+    const started = Date.now();
+    expect((await gh(['api', COMMENTS], { env })).code).toBe(0);
+    expect((await gh(['api', '--method', 'PATCH', 'repos/octo/hello/issues/comments/1', '--input', '-'], { stdin: '{"body":"x"}', env })).code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
