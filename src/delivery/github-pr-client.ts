@@ -67,7 +67,7 @@ export function createGithubPrClient(options: GithubPrClientOptions): PrForgeCli
       env: buildGhEnv(options.env),
       timeoutMs,
       ...(call?.signal ? { signal: call.signal } : {}),
-      ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      ...(call?.onSpawn ?? options.onSpawn ? { onSpawn: call?.onSpawn ?? options.onSpawn } : {}),
     });
     const result = classifyGhRun(run, { bin, repo, prNumber: 0, timeoutMs, command: `gh api ${endpoint}` });
     if (result.ok) return { ok: true, value: run.kind === 'exited' ? run.stdout : '' };

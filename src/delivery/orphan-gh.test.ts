@@ -13,10 +13,18 @@ describe('isOurGhComment', () => {
     expect(isOurGhComment(cmdline('node', '/tmp/bin/gh', 'pr', 'comment', '42', '--repo', 'octo/hello', '--body-file', '-'), 'octo/hello')).toBe(true);
   });
 
+  it('is a gh api write of a comment on the same repository (the PR-review deliveries)', () => {
+    expect(isOurGhComment(cmdline('gh', 'api', '--method', 'POST', 'repos/octo/hello/issues/42/comments', '--input', '-'), 'octo/hello')).toBe(true);
+    expect(isOurGhComment(cmdline('node', '/tmp/bin/gh', 'api', '--method', 'PATCH', 'repos/octo/hello/issues/comments/2000000001', '--input', '-'), 'octo/hello')).toBe(true);
+  });
+
   it('is not a reused pid running something else, nor gh on another repository', () => {
     expect(isOurGhComment(cmdline('postgres', '-D', '/var/lib/pg'), 'octo/hello')).toBe(false);
     expect(isOurGhComment(cmdline('gh', 'pr', 'comment', '42', '--repo', 'octo/other'), 'octo/hello')).toBe(false);
+    // A read (the marker search) is not a write that could post.
     expect(isOurGhComment(cmdline('gh', 'api', 'repos/octo/hello/issues/42/comments'), 'octo/hello')).toBe(false);
+    expect(isOurGhComment(cmdline('gh', 'api', '--paginate', 'repos/octo/hello/issues/42/comments?per_page=100', '--jq', 'x'), 'octo/hello')).toBe(false);
+    expect(isOurGhComment(cmdline('gh', 'api', '--method', 'POST', 'repos/octo/other/issues/42/comments', '--input', '-'), 'octo/hello')).toBe(false);
     expect(isOurGhComment('', 'octo/hello')).toBe(false);
   });
 });

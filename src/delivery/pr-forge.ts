@@ -39,7 +39,14 @@ export type PostedComment = {
  */
 export type CommitRelation = 'ahead' | 'identical' | 'behind' | 'diverged' | 'lost';
 
-export type CallOptions = { readonly signal?: AbortSignal };
+export type CallOptions = {
+  readonly signal?: AbortSignal;
+  /**
+   * Told the pid of a helper process the call starts (gh), which may outlive a killed gateway: the
+   * caller records it so the next start can stop it before checking what was posted.
+   */
+  readonly onSpawn?: (pid: number) => void;
+};
 
 export type FindOptions = CallOptions & { readonly by?: string };
 

@@ -2,14 +2,15 @@
 // the fake gh (test/fakes/fake-gh.mjs) with a recording inbox, including a restart that finds an
 // event `delivering` (the marker on the PR decides whether it is posted again).
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import { deliverEvent, deliveryTargetProblem } from './deliver-event.js';
-import type { PrForges } from './pr-forges.js';
+import { createPrForges, type PrForges } from './pr-forges.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
 
 const FAKE_GH = fileURLToPath(new URL('../../test/fakes/fake-gh.mjs', import.meta.url));
@@ -149,6 +150,45 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
       ['failed', 7, 0, 'deliver_extra.pr_number must be a positive integer, got "0"'],
     ]);
   });
+
+  it('a PR route: a gh api write left hanging by the killed gateway is stopped before the marker check, then the answer is posted once', async () => {
+    // The orphan: a POST of this event's answer that had not reached GitHub when the gateway died.
+    const orphan = spawn(FAKE_GH, ['api', '--method', 'POST', 'repos/octo/hello/issues/42/comments', '--input', '-'], {
+      env: { ...process.env, ...env, FAKE_GH_MODE: 'hang' },
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    orphan.stdin.end(JSON.stringify({ body: 'Looks good.' }));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const pid = orphan.pid!;
+    // Wait until it has read its body and hangs (it records the call first).
+    for (let i = 0; i < 100 && (await argvs()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive(pid)).toBe(true);
+    const calls: Call[] = [];
+    const prRoute = JSON.stringify({ name: 'pr', source: 'config', skills: [], deliver: 'forge_comment', deliver_extra: {}, commands: true });
+    const comment = { action: 'created', issue: { number: 42, pull_request: {} }, comment: { id: 5, body: '/ask why?', user: { login: 'octocat' }, author_association: 'MEMBER' }, repository: { full_name: 'octo/hello' } };
+    const forges = createPrForges({ env, gitlabApiBase: 'http://127.0.0.1:9/api/v4' });
+    onTestFinished(() => {
+      // Only when the test fails is it still there (10 minutes of hang): not left behind.
+      if (alive(pid)) process.kill(-pid, 'SIGKILL');
+    });
+    await deliverEvent(
+      { env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges, threads: NO_THREADS },
+      record({ event: 'issue_comment', payload: JSON.stringify(comment), routeSnapshot: prRoute, state: 'delivering', deliveryPid: pid, deliverAs: 'reply' }),
+      new AbortController().signal,
+    );
+    expect(alive(pid)).toBe(false);
+    expect(calls.map((c) => c[0])).toEqual(['delivering', 'pid', 'delivered']);
+    expect(await posted()).toEqual(['Looks good.\n\n<!-- iris-delivery:7 -->']);
+  });
+
 });
 
 describe('deliverEvent to a chat platform', () => {

@@ -165,10 +165,22 @@ async function deliverThroughClient(
   const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId, session: record.sessionId };
   const client = deps.forges.client(target.forge);
   if (!client.ok) return failDelivery(0, client.error);
+  if (record.state === 'delivering' && record.deliveryPid !== null && target.forge === 'github') {
+    // A gh left writing by the last gateway is stopped first, so it cannot post after the check.
+    const orphan = await reapOrphanedGh(record.deliveryPid, target.pr.repo);
+    if (orphan !== 'none') deps.log.warn({ ...context, pid: record.deliveryPid, orphan }, 'a gh left running by the last gateway was stopped');
+  }
   const login = await deps.forges.botLogin(target.forge, { signal });
   if (!login.ok) deps.log.warn({ ...context, reason: login.message }, "could not ask the code host for the bot's login; a marker is trusted on anyone's comment");
   const outcome = await deliverPrComment(
-    { client: client.client, threads: deps.threads, botLogin: login.ok ? login.value : undefined, ...(deps.retry ? { retry: deps.retry } : {}) },
+    {
+      client: client.client,
+      threads: deps.threads,
+      botLogin: login.ok ? login.value : undefined,
+      ...(deps.retry ? { retry: deps.retry } : {}),
+      // Not awaited: the record only helps a later start reap this gh if we die meanwhile.
+      onSpawn: (pid) => void deps.inbox.setDeliveryPid(record.id, pid).catch((err: unknown) => deps.log.warn({ ...context, err: String(err) }, 'could not record the gh pid')),
+    },
     record,
     target,
     () => deps.inbox.markDelivering(record.id),

@@ -7,6 +7,7 @@ import { deliveryMarker } from '../delivery/forge-comment.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { summaryMarker } from '../webhook/pr-event.js';
 import { deliverPrComment, type PrCommentTarget } from './deliver-pr-comment.js';
+import type { CallOptions, FindOptions, PrRef } from '../delivery/pr-forge.js';
 
 const KEY = 'github:octo/widgets#12';
 const PR = { repo: 'octo/widgets', number: 12 };
@@ -215,5 +216,25 @@ describe('deliverPrComment: a comment of its own', () => {
     expect(await deliver(record(), NEW_MODE)).toEqual({ ...failure('timeout', true), attempts: 3 });
     expect(forge.methods()).toEqual(['postComment', 'findComment', 'postComment', 'findComment', 'postComment']);
     expect(sleeps).toEqual([10, 20]);
+  });
+});
+
+describe('deliverPrComment: helper processes', () => {
+  it('every write is told the onSpawn hook, so a gh left by a killed gateway can be stopped; reads are not', async () => {
+    const forge = fakeForgeClient();
+    const hooked: string[] = [];
+    const onSpawn = (): void => undefined;
+    const client = {
+      ...forge.client,
+      postComment: (pr: PrRef, body: string, options?: CallOptions) => (hooked.push(`post ${options?.onSpawn === onSpawn}`), forge.client.postComment(pr, body, options)),
+      updateComment: (pr: PrRef, id: string, body: string, options?: CallOptions) => (hooked.push(`edit ${options?.onSpawn === onSpawn}`), forge.client.updateComment(pr, id, body, options)),
+      findComment: (pr: PrRef, marker: string, options?: FindOptions) => (hooked.push(`find ${options?.onSpawn !== undefined}`), forge.client.findComment(pr, marker, options)),
+    };
+    const threads = memoryPrThreads();
+    const deps = { client, threads, botLogin: 'iris-bot', onSpawn };
+    await deliverPrComment(deps, record(), UPDATE, async () => undefined, new AbortController().signal);
+    await deliverPrComment(deps, record({ id: 8 }), UPDATE, async () => undefined, new AbortController().signal);
+    await deliverPrComment(deps, record({ id: 9, state: 'delivering', deliverAs: 'reply' }), NEW_MODE, async () => undefined, new AbortController().signal);
+    expect(hooked).toEqual(['find false', 'post true', 'edit true', 'find false', 'post true']);
   });
 });

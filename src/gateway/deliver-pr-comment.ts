@@ -9,7 +9,7 @@
 // A try that failed may have posted all the same (a timeout, a connection cut after the request
 // went out): every retry of a post looks for the marker first.
 import { buildCommentBody, deliveryMarker, DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, type DeliverOptions } from '../delivery/forge-comment.js';
-import type { ForgeFailure, ForgeResult, PostedComment, PrForgeClient, PrRef } from '../delivery/pr-forge.js';
+import type { CallOptions, ForgeFailure, ForgeResult, PostedComment, PrForgeClient, PrRef } from '../delivery/pr-forge.js';
 import { retryWithBackoff } from '../delivery/retry.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
@@ -27,6 +27,8 @@ export type PrCommentDeps = {
   /** The bot's login: only its comments are taken for Iris's own when a marker is looked for. */
   readonly botLogin: string | undefined;
   readonly retry?: DeliverOptions;
+  /** Told the pid of each process that writes a comment (gh), so a later start can stop an orphan. */
+  readonly onSpawn?: (pid: number) => void;
 };
 
 export type PrCommentOutcome =
@@ -56,6 +58,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
   });
   const { client, threads } = deps;
   const { pr } = target;
+  const writing = { signal, ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}) };
   const find = (marker: string) => client.findComment(pr, marker, { signal, ...(deps.botLogin === undefined ? {} : { by: deps.botLogin }) });
   const output = record.output ?? '';
 
@@ -63,7 +66,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
     const key = prKey({ forge: target.forge, ...pr });
     const marker = summaryMarker(record.route, pr);
     const body = buildCommentBody(output, marker);
-    const edit = async (id: string): Promise<ForgeResult<PostedComment>> => retried(() => client.updateComment(pr, id, body, { signal }));
+    const edit = async (id: string): Promise<ForgeResult<PostedComment>> => retried(() => client.updateComment(pr, id, body, writing));
     const stored = (await threads.get(record.route, key))?.summaryCommentId ?? null;
     await onDelivering();
     if (stored !== null) {
@@ -82,7 +85,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
       }
       if (edited.code !== 'not_found') return failed(edited);
     }
-    const posted = await retried(postMarked(client, pr, body, () => find(marker), signal));
+    const posted = await retried(postMarked(client, pr, body, () => find(marker), writing));
     if (!posted.ok) return failed(posted);
     await threads.update(record.route, key, { summaryCommentId: posted.value.id });
     return succeeded(posted.value);
@@ -97,7 +100,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
     if (before.value) return succeeded(before.value, { foundPosted: true });
   }
   await onDelivering();
-  const posted = await retried(postMarked(client, pr, body, () => find(marker), signal));
+  const posted = await retried(postMarked(client, pr, body, () => find(marker), writing));
   return posted.ok ? succeeded(posted.value) : failed(posted);
 }
 
@@ -106,7 +109,7 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
  * after a failure looks for the comment's marker first and takes the comment it finds; when the
  * look itself fails, that failure is this try's (nothing is posted blind).
  */
-function postMarked(client: PrForgeClient, pr: PrRef, body: string, find: () => Promise<ForgeResult<PostedComment | null>>, signal: AbortSignal): () => Promise<ForgeResult<PostedComment>> {
+function postMarked(client: PrForgeClient, pr: PrRef, body: string, find: () => Promise<ForgeResult<PostedComment | null>>, writing: CallOptions): () => Promise<ForgeResult<PostedComment>> {
   let lookFirst = false;
   return async () => {
     if (lookFirst) {
@@ -114,7 +117,7 @@ function postMarked(client: PrForgeClient, pr: PrRef, body: string, find: () => 
       if (!again.ok) return again;
       if (again.value) return { ok: true, value: again.value };
     }
-    const result = await client.postComment(pr, body, { signal });
+    const result = await client.postComment(pr, body, writing);
     lookFirst = !result.ok;
     return result;
   };
