@@ -222,6 +222,8 @@ export type ForgeCommentInput = ForgeTarget & {
   readonly marker?: string;
   /** Told each gh process's pid as it starts. */
   readonly onSpawn?: (pid: number) => void;
+  /** The bot's login, when known: a marker counts only on its comments. */
+  readonly by?: string;
 };
 
 export type MarkerSearch = { readonly ok: true; readonly found: boolean; readonly url?: string } | Extract<ForgeCommentResult, { ok: false }>;
@@ -233,7 +235,7 @@ export type MarkerSearch = { readonly ok: true; readonly found: boolean; readonl
 export async function findMarkedComment(input: Omit<ForgeCommentInput, 'body'> & { readonly marker: string }): Promise<MarkerSearch> {
   const bin = ghBinary(input.env);
   const timeoutMs = input.timeoutMs ?? FORGE_COMMENT_TIMEOUT_MS;
-  const filter = `.[] | select(.body | contains(${JSON.stringify(input.marker)})) | .html_url`;
+  const filter = `.[] | select(.body | contains(${JSON.stringify(input.marker)})) | {id, html_url, login: .user.login}`;
   const run = await runGh({
     bin,
     args: ['api', '--paginate', `repos/${input.repo}/issues/${input.prNumber}/comments?per_page=100`, '--jq', filter],
@@ -244,8 +246,20 @@ export async function findMarkedComment(input: Omit<ForgeCommentInput, 'body'> &
   });
   const result = classifyGhRun(run, { bin, repo: input.repo, prNumber: input.prNumber, timeoutMs });
   if (!result.ok) return result;
-  const url = run.kind === 'exited' ? run.stdout.split(/\r?\n/).map((line) => line.trim()).find(Boolean) : undefined;
-  return url === undefined ? { ok: true, found: false } : { ok: true, found: true, url };
+  const lines = run.kind === 'exited' ? run.stdout.split(/\r?\n/).filter((line) => line.trim() !== '') : [];
+  // Anyone can write the marker into a comment: with the bot's login known, only its own count.
+  const match = lines.map(markedComment).find((c) => c !== undefined && (input.by === undefined || c.login.toLowerCase() === input.by.toLowerCase()));
+  return match === undefined ? { ok: true, found: false } : { ok: true, found: true, url: match.url };
+}
+
+/** One line of the marker search: `{"html_url":…,"id":…,"login":…}`; undefined when it is not that. */
+function markedComment(line: string): { readonly url: string; readonly login: string } | undefined {
+  try {
+    const value = JSON.parse(line) as { html_url?: unknown; login?: unknown };
+    return typeof value.html_url === 'string' && typeof value.login === 'string' ? { url: value.html_url, login: value.login } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function postForgeComment(input: ForgeCommentInput): Promise<ForgeCommentResult> {

@@ -18,8 +18,14 @@ const FORGE = { name: 'pr', source: 'config' as const, skills: [], deliver: 'for
 const PAYLOAD = { number: 42, repository: { full_name: 'octo/hello' } };
 const NO_PLATFORMS = new Map();
 const TELEGRAM_HOME = new Map([['telegram', { homeChannel: '-100200' }]] as const);
-// The plain GitHub route delivers with `gh pr comment`: no code-host client is asked.
-const NO_FORGES = { client: () => ({ ok: false, error: 'no client in this test' }), botLogin: () => Promise.reject(new Error('unused')), gitlabMayCommand: () => Promise.reject(new Error('unused')) } as const satisfies PrForges;
+// The plain GitHub route delivers with `gh pr comment`: no code-host client is asked, and the bot's
+// login is unknown (a marker then counts on any comment, as before logins were asked).
+const NO_FORGES = {
+  client: () => ({ ok: false, error: 'no client in this test' }),
+  botLogin: async () => ({ ok: false, code: 'unauthenticated', retryable: false, message: 'no login in this test' }),
+  knownLogin: () => undefined,
+  gitlabMayCommand: () => Promise.reject(new Error('unused')),
+} as const satisfies PrForges;
 const NO_THREADS = { get: () => Promise.reject(new Error('unused')), update: () => Promise.reject(new Error('unused')), prune: () => Promise.reject(new Error('unused')) } satisfies PrThreads;
 const noPlatformDelivery = { targets: NO_PLATFORMS, store: {} as never, adapters: new Map(), wake: () => {} };
 
@@ -149,6 +155,17 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
       ['failed', 7, 0, 'the stored payload is not JSON'],
       ['failed', 7, 0, 'deliver_extra.pr_number must be a positive integer, got "0"'],
     ]);
+  });
+
+  it("with the bot's login known, a stranger's comment carrying the delivery marker does not count: the answer is posted", async () => {
+    const stranger = spawn(FAKE_GH, ['pr', 'comment', '42', '--repo', 'octo/hello', '--body', 'ha <!-- iris-delivery:7 -->'], { env: { ...process.env, ...env, FAKE_GH_LOGIN: 'mallory' }, stdio: 'ignore' });
+    await new Promise((resolve) => stranger.once('exit', resolve));
+    const calls: Call[] = [];
+    const forges = createPrForges({ env, gitlabApiBase: 'http://127.0.0.1:9/api/v4' });
+    await deliverEvent({ env, inbox: recordingInbox(calls), log: quietLog, retry: noWait, platforms: noPlatformDelivery, forges, threads: NO_THREADS }, record({ state: 'delivering' }), new AbortController().signal);
+    expect(calls.map((c) => c[0])).toEqual(['delivering', 'pid', 'delivered']);
+    expect(await posted()).toEqual(['ha <!-- iris-delivery:7 -->', 'Looks good.\n\n<!-- iris-delivery:7 -->']);
+    expect((await argvs()).slice(1).map((argv) => argv.slice(0, 2).join(' '))).toEqual(['api user', 'api --paginate', 'pr comment']);
   });
 
   it('a PR route: a gh api write left hanging by the killed gateway is stopped before the marker check, then the answer is posted once', async () => {

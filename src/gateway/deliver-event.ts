@@ -107,7 +107,12 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
   if (chosen.via === 'client') return deliverThroughClient(deps, record, chosen, signal, failDelivery, delivered);
   const target = { repo: chosen.pr.repo, prNumber: chosen.pr.number };
   const marker = deliveryMarker(record.id);
-  const forge = { repo: target.repo, prNumber: target.prNumber, env: deps.env, signal };
+  // The bot's login, so a marker counts only on its own comments: asked (once per gateway) before
+  // a check after a restart; a later retry's check uses it when it is known by then.
+  const login = record.state === 'delivering' ? await deps.forges.botLogin('github', { signal }) : undefined;
+  if (login && !login.ok) deps.log.warn({ ...context, reason: login.message }, "could not ask GitHub for the bot's login; a marker is trusted on anyone's comment");
+  const by = login?.ok ? login.value : deps.forges.knownLogin('github');
+  const forge = { repo: target.repo, prNumber: target.prNumber, env: deps.env, signal, ...(by === undefined ? {} : { by }) };
   if (record.state === 'delivering') {
     // A delivery was under way when the last process stopped: gh may have posted. A gh that
     // outlived that process is stopped first, so it cannot post after the check below.

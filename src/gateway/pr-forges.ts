@@ -13,6 +13,8 @@ export type PrForges = {
   client(forge: Forge): { readonly ok: true; readonly client: PrForgeClient } | { readonly ok: false; readonly error: string };
   /** The bot's login on that forge (asked once, then kept); a failure when the host could not say. */
   botLogin(forge: Forge, options?: CallOptions): Promise<ForgeResult<string>>;
+  /** The bot's login if it was asked already (never asks). */
+  knownLogin(forge: Forge): string | undefined;
   /** May this GitLab user command the bot (Developer access or more on the project)? */
   gitlabMayCommand(pr: PrRef, userId: number, options?: CallOptions): Promise<ForgeResult<boolean>>;
 };
@@ -49,6 +51,7 @@ export function createPrForges(options: PrForgesOptions): PrForges {
       if (login.ok) logins.set(forge, login.value);
       return login;
     },
+    knownLogin: (forge) => logins.get(forge),
     async gitlabMayCommand(pr, userId, callOptions) {
       if (!gitlab) return { ok: false, code: 'unauthenticated', retryable: false, message: NO_GITLAB_TOKEN };
       const level = await gitlab.accessLevel(pr, userId, callOptions);

@@ -17,8 +17,9 @@
 //   any other endpoint or method answers `gh: Not Found (HTTP 404)`, exit 1.
 //
 // Comments that were posted (exit 0), by `gh pr comment` or `gh api`, are kept in
-// `<FAKE_GH_RECORD>.comments.jsonl`, one JSON line each ({repo, number, id, html_url, body, and from
-// `gh api` login, created_at, updated_at}); ids are 2,000,000,000 plus the record's line count. An
+// `<FAKE_GH_RECORD>.comments.jsonl`, one JSON line each ({repo, number, id, html_url, body, login
+// (the author: FAKE_GH_LOGIN of the posting gh), and from `gh api` created_at, updated_at}); ids are
+// 2,000,000,000 plus the record's line count. An
 // edit or a deletion rewrites the file, so it always holds the comments as they are now. Fakes run
 // at once are safe: every write to the record or the store holds a lock (`<FAKE_GH_RECORD>.lock`,
 // a directory), and a rewrite renames a new file over the old, so a reader sees one or the other. `gh api`
@@ -186,7 +187,7 @@ async function prComment(args) {
   }
   const commentId = 2_000_000_000 + recorded;
   const url = `https://${checked.host}/${checked.fullName}/pull/${checked.number}#issuecomment-${commentId}`;
-  const line = `${JSON.stringify({ repo: checked.fullName, number: Number(checked.number), id: commentId, html_url: url, body: text })}\n`;
+  const line = `${JSON.stringify({ repo: checked.fullName, number: Number(checked.number), id: commentId, html_url: url, body: text, login })}\n`;
   withStoreLock(recordPath, () => appendFileSync(`${recordPath}.comments.jsonl`, line));
   if (mode.kind === 'posted-hang') await hang();
   return done(`${url}\n`);

@@ -108,6 +108,7 @@ export function fakePrForges(clients: Partial<Record<Forge, FakeForge>>, gitlabA
       const fake = clients[forge];
       return fake ? fake.client.whoAmI() : failure('unauthenticated', false, `no ${forge} client`);
     },
+    knownLogin: () => undefined,
     gitlabMayCommand: async (pr, userId) => {
       accessCalls.push({ pr, userId });
       return gitlabAccess(userId);
