@@ -1,6 +1,7 @@
 // The Discord adapter: the Gateway in (gateway.ts), POST /channels/{id}/messages out, the agent's
 // Markdown sent as it is (Discord renders Markdown itself). It knows Discord and nothing of the
 // agent; the platform layer decides who may talk, keeps sessions and the outbox.
+import { createBackgroundLoop } from '../background-loop.js';
 import type { Env } from '../../config/home.js';
 import type { DiscordConfig } from '../../config/schema.js';
 import { realSleep } from '../../delivery/retry.js';
@@ -41,8 +42,15 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
   const nowMs = options.nowMs ?? Date.now;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   let state: ConnectionState = { connected: false, detail: 'not started' };
-  let controller: AbortController | null = null;
-  let loop: Promise<void> | null = null;
+  const background = createBackgroundLoop({
+    platform: 'discord',
+    log,
+    setState: (next) => {
+      state = next;
+    },
+    crashDetail: 'gateway stopped after an internal error',
+    crashMessage: 'Discord gateway crashed',
+  });
   let botId: string | null = null;
   let limits: ReadonlyMap<string, number> = new Map();
   const channels = new Map<string, ChannelInfo>();
@@ -104,15 +112,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
   }
 
   async function start(sink: InboundSink): Promise<void> {
-    if (controller) return;
+    if (background.running()) return;
     const current = token();
     if (current === '') {
       state = { connected: false, detail: MISSING_TOKEN };
       log.warn({ platform: 'discord' }, `Discord not started: ${MISSING_TOKEN}`);
       return;
     }
-    const abort = new AbortController();
-    controller = abort;
+    const signal = background.begin();
     state = { connected: false, detail: 'connecting' };
     // The session the last process left, with the bot's id (a RESUME brings no READY to learn it).
     const saved = parseSavedSession(await loadCursor(options.cursor, log));
@@ -125,34 +132,29 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
       // In order, one at a time; a failure only means a restart re-identifies (and may miss what came meanwhile).
       saving = saving.then(() => cursor.save(value)).catch((err: unknown) => log.warn({ platform: 'discord', err: err instanceof Error ? err.message : String(err) }, 'Discord session could not be saved'));
     };
-    loop = runGateway({
-      initialSession: saved?.session ?? null,
-      onSession: save,
-      rest: rest(current),
-      token: current,
-      log,
-      backoff,
-      signal: abort.signal,
-      ...(options.jitter ? { jitter: options.jitter } : {}),
-      setState: (next) => {
-        if (!abort.signal.aborted) state = next;
-      },
-      onReady: (bot) => {
-        botId = bot.id;
-      },
-      onDispatch: (dispatch) => onDispatch(current, sink, abort.signal, dispatch),
-    }).catch((error: unknown) => {
-      state = { connected: false, detail: 'gateway stopped after an internal error' };
-      log.error({ platform: 'discord', err: error instanceof Error ? error.message : String(error) }, 'Discord gateway crashed');
-    });
+    background.run(
+      runGateway({
+        initialSession: saved?.session ?? null,
+        onSession: save,
+        rest: rest(current),
+        token: current,
+        log,
+        backoff,
+        signal,
+        ...(options.jitter ? { jitter: options.jitter } : {}),
+        setState: (next) => {
+          if (!signal.aborted) state = next;
+        },
+        onReady: (bot) => {
+          botId = bot.id;
+        },
+        onDispatch: (dispatch) => onDispatch(current, sink, signal, dispatch),
+      }),
+    );
   }
 
   async function stop(): Promise<void> {
-    controller?.abort();
-    await loop;
-    controller = null;
-    loop = null;
-    state = { connected: false, detail: 'stopped' };
+    await background.stop();
   }
 
   async function send(message: OutboundMessage, signal?: AbortSignal): Promise<SendResult> {

@@ -2,6 +2,7 @@
 // mrkdwn. Two tokens from .env: the app-level token (xapp-, connections:write) opens the socket,
 // the bot token (xoxb-) posts and says who the bot is (auth.test), so its own posts, which come
 // back as events, are skipped. Slack has no typing indicator for bots in Socket Mode: none here.
+import { createBackgroundLoop } from '../background-loop.js';
 import type { Env } from '../../config/home.js';
 import type { SlackConfig } from '../../config/schema.js';
 import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformLog, SendResult } from '../types.js';
@@ -41,8 +42,15 @@ export function createSlackAdapter(options: SlackAdapterOptions): PlatformAdapte
   let state: ConnectionState = { connected: false, detail: 'not started' };
   let botUserId: string | null = null;
   let botName: string | null = null;
-  let controller: AbortController | null = null;
-  let loop: Promise<void> | null = null;
+  const background = createBackgroundLoop({
+    platform: 'slack',
+    log,
+    setState: (next) => {
+      state = next;
+    },
+    crashDetail: 'Socket Mode stopped after an internal error',
+    crashMessage: 'Slack socket loop crashed',
+  });
   const connected = (): ConnectionState => ({ connected: true, detail: botName ? `connected as @${botName}` : 'connected' });
 
   /** auth.test with the bot token: who the bot is. */
@@ -56,7 +64,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): PlatformAdapte
   }
 
   async function start(sink: InboundSink): Promise<void> {
-    if (controller) return;
+    if (background.running()) return;
     const missing = missingTokens(options.env);
     if (missing.length > 0) {
       const detail = `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set in .env`;
@@ -64,45 +72,39 @@ export function createSlackAdapter(options: SlackAdapterOptions): PlatformAdapte
       log.warn({ platform: 'slack' }, `Slack not started: ${detail}`);
       return;
     }
-    const abort = new AbortController();
-    controller = abort;
-    const me = await whoAmI(abort.signal);
-    if (abort.signal.aborted) return;
+    const signal = background.begin();
+    const me = await whoAmI(signal);
+    if (signal.aborted) return;
     if (me.ok) log.info({ platform: 'slack', bot: botName, bot_user_id: botUserId }, 'Slack: bot token accepted');
     else {
       state = { connected: false, detail: `auth.test failed: ${describeWebFailure(me)}` };
       log.warn({ platform: 'slack' }, `Slack auth.test failed (${describeWebFailure(me)}); the bot's own posts are told apart by bot_id only until it succeeds`);
     }
-    loop = runSocketLoop({
-      open: async (signal) => {
-        // The bot's user id is needed to skip its own posts; ask again on each connect until known.
-        if (botUserId === null) await whoAmI(signal);
-        return api.call<{ url?: unknown }>('apps.connections.open', appToken(), {}, { signal, timeoutMs: QUICK_CALL_MS });
-      },
-      sink,
-      log,
-      backoff: options.backoff ?? DEFAULT_BACKOFF,
-      signal: abort.signal,
-      setState: (next) => {
-        state = next;
-      },
-      connected,
-      botUserId: () => botUserId,
-      appTokenEnv: APP_TOKEN_ENV,
-      ...(options.helloTimeoutMs !== undefined ? { helloTimeoutMs: options.helloTimeoutMs } : {}),
-      ...(options.pingIntervalMs !== undefined ? { pingIntervalMs: options.pingIntervalMs } : {}),
-    }).catch((error: unknown) => {
-      state = { connected: false, detail: 'Socket Mode stopped after an internal error' };
-      log.error({ platform: 'slack', err: error instanceof Error ? error.message : String(error) }, 'Slack socket loop crashed');
-    });
+    background.run(
+      runSocketLoop({
+        open: async (signal) => {
+          // The bot's user id is needed to skip its own posts; ask again on each connect until known.
+          if (botUserId === null) await whoAmI(signal);
+          return api.call<{ url?: unknown }>('apps.connections.open', appToken(), {}, { signal, timeoutMs: QUICK_CALL_MS });
+        },
+        sink,
+        log,
+        backoff: options.backoff ?? DEFAULT_BACKOFF,
+        signal,
+        setState: (next) => {
+          state = next;
+        },
+        connected,
+        botUserId: () => botUserId,
+        appTokenEnv: APP_TOKEN_ENV,
+        ...(options.helloTimeoutMs !== undefined ? { helloTimeoutMs: options.helloTimeoutMs } : {}),
+        ...(options.pingIntervalMs !== undefined ? { pingIntervalMs: options.pingIntervalMs } : {}),
+      }),
+    );
   }
 
   async function stop(): Promise<void> {
-    controller?.abort();
-    await loop;
-    controller = null;
-    loop = null;
-    state = { connected: false, detail: 'stopped' };
+    await background.stop();
   }
 
   async function send(message: OutboundMessage, signal?: AbortSignal): Promise<SendResult> {

@@ -4,6 +4,7 @@
 //
 // Never drops pending updates: no deleteWebhook, no drop_pending_updates. If a webhook is set,
 // polling fails with 409 and `state()` says so; removing it is the owner's decision.
+import { createBackgroundLoop } from '../background-loop.js';
 import type { Env } from '../../config/home.js';
 import type { TelegramConfig } from '../../config/schema.js';
 import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformLog, SendResult } from '../types.js';
@@ -35,8 +36,15 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   let state: ConnectionState = { connected: false, detail: 'not started' };
   let username: string | null = null;
-  let controller: AbortController | null = null;
-  let loop: Promise<void> | null = null;
+  const background = createBackgroundLoop({
+    platform: 'telegram',
+    log,
+    setState: (next) => {
+      state = next;
+    },
+    crashDetail: 'polling stopped after an internal error',
+    crashMessage: 'Telegram poller crashed',
+  });
 
   const token = () => options.env[TOKEN_ENV]?.trim() ?? '';
   let client: { token: string; api: BotApi } | null = null;
@@ -50,18 +58,17 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
 
   async function start(sink: InboundSink): Promise<void> {
     // Started (or starting) already: one poller per token, or the two would 409 each other.
-    if (controller) return;
+    if (background.running()) return;
     const current = token();
     if (current === '') {
       state = { connected: false, detail: MISSING_TOKEN };
       log.warn({ platform: 'telegram' }, `Telegram not started: ${MISSING_TOKEN}`);
       return;
     }
-    const abort = new AbortController();
-    controller = abort;
-    const me = await api(current).call<BotUser | null>('getMe', {}, { signal: abort.signal, timeoutMs: QUICK_CALL_MS });
+    const signal = background.begin();
+    const me = await api(current).call<BotUser | null>('getMe', {}, { signal, timeoutMs: QUICK_CALL_MS });
     // stop() came during getMe: it has already said 'stopped'.
-    if (abort.signal.aborted) return;
+    if (signal.aborted) return;
     if (me.ok) {
       username = typeof me.result?.username === 'string' ? me.result.username : null;
       state = connected();
@@ -70,36 +77,30 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Platform
       state = failureState(me);
       log.warn({ platform: 'telegram' }, `Telegram getMe failed, polling anyway: ${describeFailure(me)}`);
     }
-    loop = runPoller({
-      api: api(current),
-      pollTimeout: options.extra.poll_timeout,
-      sink: async (message) => {
-        if (commandForAnotherBot(message.text, username)) {
-          log.debug({ platform: 'telegram', chat_id: message.chatId, message_id: message.messageId }, 'Telegram command for another bot skipped');
-          return;
-        }
-        await sink(message);
-      },
-      log,
-      backoff,
-      signal: abort.signal,
-      setState: (next) => {
-        state = next;
-      },
-      connected,
-    }).catch((error: unknown) => {
-      // Not expected (the poller returns failures as values); logged so that it is never silent.
-      state = { connected: false, detail: 'polling stopped after an internal error' };
-      log.error({ platform: 'telegram', err: error instanceof Error ? error.message : String(error) }, 'Telegram poller crashed');
-    });
+    background.run(
+      runPoller({
+        api: api(current),
+        pollTimeout: options.extra.poll_timeout,
+        sink: async (message) => {
+          if (commandForAnotherBot(message.text, username)) {
+            log.debug({ platform: 'telegram', chat_id: message.chatId, message_id: message.messageId }, 'Telegram command for another bot skipped');
+            return;
+          }
+          await sink(message);
+        },
+        log,
+        backoff,
+        signal,
+        setState: (next) => {
+          state = next;
+        },
+        connected,
+      }),
+    );
   }
 
   async function stop(): Promise<void> {
-    controller?.abort();
-    await loop;
-    controller = null;
-    loop = null;
-    state = { connected: false, detail: 'stopped' };
+    await background.stop();
   }
 
   async function send(message: OutboundMessage, signal?: AbortSignal): Promise<SendResult> {
