@@ -9,6 +9,8 @@ export default defineConfig({
   define: { __IRIS_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The store tests run on PostgreSQL too: stop at once, with the command that starts it, when it does not answer.
+    globalSetup: ['test/setup/postgres.ts'],
     // e2e tests spawn bin/iris; the pretest script builds dist/ first.
     testTimeout: 20_000,
     hookTimeout: 20_000,

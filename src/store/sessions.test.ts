@@ -1,26 +1,20 @@
-// Sessions and their messages in a real state.db: round trips, ordering, transactions, cascades.
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
+// Sessions and their messages, on both stores (SQLite and PostgreSQL): round trips, ordering,
+// transactions, cascades.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { Message } from '../domain/messages.js';
 import { SESSION_ID_PATTERN } from './ids.js';
-import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
-let dir: string;
-let path: string;
+describe.each(STORE_BACKENDS)('$name', (backend) => {
+const stores = useStores(backend);
 let store: Store;
 let clock: number;
+let path: string;
 beforeEach(async () => {
-  dir = await makeTempDir('iris-store-');
-  path = join(dir, 'state.db');
   clock = 1_000;
-  store = await openSqliteStore(path, { now: () => clock });
-});
-afterEach(async () => {
-  await store.close();
-  await removeDir(dir);
+  store = await stores.open({ now: () => clock });
+  path = store.location;
 });
 
 const newSession = (extra: { id?: string; source?: string } = {}) =>
@@ -149,14 +143,7 @@ describe('messages', () => {
     await store.appendMessages(session.id, CONVERSATION.slice(0, 3));
     await store.appendMessages(session.id, CONVERSATION.slice(3));
     expect(await store.loadMessages(session.id)).toEqual(CONVERSATION);
-    const db = new Database(path, { readonly: true });
-    try {
-      expect(db.prepare('SELECT seq, role FROM messages ORDER BY seq').all()).toEqual(
-        CONVERSATION.map((message, seq) => ({ seq, role: message.role })),
-      );
-    } finally {
-      db.close();
-    }
+    expect(await stores.sql('SELECT seq, role FROM messages ORDER BY seq')).toEqual(CONVERSATION.map((message, seq) => ({ seq, role: message.role })));
   });
 
   it('appending moves the session’s updated_at', async () => {
@@ -216,12 +203,7 @@ describe('messages', () => {
   it('reports a stored message that no longer reads as a Message as corrupt', async () => {
     const session = await newSession();
     await store.appendMessages(session.id, [{ role: 'user', content: 'fine' }]);
-    const db = new Database(path);
-    try {
-      db.prepare('UPDATE messages SET content = ? WHERE session_id = ?').run('{"role":"user","content":42}', session.id);
-    } finally {
-      db.close();
-    }
+    await stores.sql('UPDATE messages SET content = ? WHERE session_id = ?', ['{"role":"user","content":42}', session.id]);
     await expect(store.loadMessages(session.id)).rejects.toMatchObject({
       code: 'corrupt',
       message: `${path}: message 0 of session ${session.id} is unreadable (content: Invalid input)`,
@@ -232,15 +214,10 @@ describe('messages', () => {
     const session = await newSession();
     await store.appendMessages(session.id, CONVERSATION);
     await store.recordUsage({ sessionId: session.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 });
-    const db = new Database(path);
-    try {
-      db.pragma('foreign_keys = ON');
-      db.prepare('DELETE FROM sessions WHERE id = ?').run(session.id);
-      expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
-      expect(db.prepare('SELECT session_id, input_tokens FROM usage').all()).toEqual([{ session_id: null, input_tokens: 10 }]);
-    } finally {
-      db.close();
-    }
+    await stores.sql('DELETE FROM sessions WHERE id = ?', [session.id]);
+    expect(await stores.sql('SELECT count(*) AS n FROM messages')).toEqual([{ n: 0 }]);
+    expect(await stores.sql('SELECT session_id, input_tokens FROM usage')).toEqual([{ session_id: null, input_tokens: 10 }]);
     expect(await store.loadMessages(session.id)).toEqual([]);
   });
+});
 });

@@ -211,6 +211,8 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
   );
 
   return {
+    backend: 'sqlite',
+    location: path,
     createSession: (input: NewSession) =>
       guarded(() => {
         const at = now();

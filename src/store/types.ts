@@ -1,6 +1,7 @@
-// The one Store interface: sessions, their messages, usage, and the webhook inbox. SQLite
-// ($IRIS_HOME/state.db) is the embedded default; a PostgreSQL implementation can sit behind the
-// same interface later, so every method is async.
+// The one Store interface: sessions, their messages, usage, the webhook inbox, the chat platforms'
+// state, kanban, skill loads and PR threads. SQLite ($IRIS_HOME/state.db, sqlite-store.ts) is the
+// embedded default; PostgreSQL (pg/pg-store.ts) sits behind the same interface for several
+// processes on several hosts, so every method is async.
 import type { Message } from '../domain/messages.js';
 import type { KanbanBoard } from './kanban-types.js';
 import type { PrThreads } from './pr-thread-types.js';
@@ -95,7 +96,38 @@ export interface SkillLoads {
   usageSince(since: number): Promise<SkillUsage[]>;
 }
 
+/** Where sharing work between processes wakes the idle ones: the inbox, chat messages, the outbox. */
+export type WakeChannel = 'inbox' | 'inbound' | 'outbox';
+
+/**
+ * Wakes idle workers in other processes when work arrives (PostgreSQL's LISTEN/NOTIFY). The store
+ * itself notifies, in the transaction that adds the work (an accepted event, a received message, an
+ * enqueued reply), so a wake never comes before the work is visible. Absent on SQLite, where one
+ * process does the work and wakes itself; polling stays the fallback on both.
+ */
+export interface StoreWakeups {
+  /** Calls `onWake` whenever work may be waiting on `channel`; resolves to the unsubscribe. */
+  subscribe(channel: WakeChannel, onWake: () => void): Promise<() => Promise<void>>;
+}
+
+export type SharedRateDecision = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+
+/**
+ * A sliding-window rate limit kept in the database, so every listener process shares one window
+ * per key (a route). Present on PostgreSQL; on SQLite the one listener keeps it in memory.
+ */
+export interface SharedRateLimiter {
+  /** Records a request for `key` if fewer than `limit` were let in within the last `windowMs`; else when to retry. */
+  take(key: string, limit: number, windowMs: number): Promise<SharedRateDecision>;
+  /** Gives back the newest request recorded for `key` (it turned out to be a duplicate). */
+  refund(key: string): Promise<void>;
+}
+
 export interface Store {
+  /** Which database: `sqlite` (one host) or `postgres` (shared by many processes). */
+  readonly backend: 'sqlite' | 'postgres';
+  /** The store's name in messages: the SQLite file, or the PostgreSQL URL without its password. */
+  readonly location: string;
   createSession(input: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   listSessions(query?: SessionQuery): Promise<SessionSummary[]>;
@@ -121,5 +153,9 @@ export interface Store {
   readonly platforms: PlatformStore;
   /** Pull-request reviews: each PR's session, last reviewed head and summary comment (pr-thread-types.ts). */
   readonly prThreads: PrThreads;
+  /** Cross-process wakes (PostgreSQL only). */
+  readonly wakeups?: StoreWakeups;
+  /** The rate limit shared by all listeners (PostgreSQL only). */
+  readonly rateLimits?: SharedRateLimiter;
   close(): Promise<void>;
 }

@@ -1,0 +1,125 @@
+// The PostgreSQL connection pool behind the PostgreSQL store, and the few helpers every table
+// module shares: a transaction, the store's name for messages (the URL without its password), and
+// the mapping of driver failures to StoreError.
+//
+// Numbers: BIGINT (epoch milliseconds, ids) and NUMERIC (what SUM of a BIGINT returns) arrive as
+// JavaScript numbers, as they do from SQLite. Every value Iris stores fits a double exactly
+// (times in ms, token counts, row ids), so nothing is lost; the parsers are set on this pool only,
+// never globally on the driver.
+import pg from 'pg';
+import { StoreError } from '../errors.js';
+import { errorMessage } from '../../domain/error-message.js';
+
+export type PgPool = pg.Pool;
+export type PgClient = pg.PoolClient;
+/** What a query runs on: the pool (one statement, autocommit) or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+const toNumber = (value: string): number => Number(value);
+
+/** BIGINT and NUMERIC as numbers; every other type as the driver parses it. */
+export function numericTypeParser(oid: number, format?: string): (value: string) => unknown {
+  if (oid === INT8_OID || oid === NUMERIC_OID) return toNumber;
+  return pg.types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+}
+
+const typeParsers = { getTypeParser: numericTypeParser as typeof pg.types.getTypeParser };
+
+export type PgPoolOptions = {
+  /** Connections at most (default 10). */
+  readonly max?: number;
+  /**
+   * The schema every table lives in (default: the server's search_path, normally `public`). The
+   * tests give each file a schema of its own.
+   */
+  readonly schema?: string;
+  /** A connection attempt gives up after this (default 5 s). */
+  readonly connectTimeoutMs?: number;
+};
+
+/** A schema name safe to put into SQL unquoted: lower-case letters, digits and `_`. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function createPgPool(url: string, options: PgPoolOptions = {}): PgPool {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new StoreError('invalid', `the PostgreSQL schema name ${JSON.stringify(options.schema)} is not a plain name (a-z, 0-9, _)`);
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    types: typeParsers,
+    // Each connection looks in the store's schema first (and creates its tables there).
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+    application_name: 'iris',
+  });
+  // An idle connection that the server drops (a restart, a network cut) must not crash the
+  // process: the pool discards it and the next query opens another.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: PgPool, work: (client: PgClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The URL to show: `postgres://user@host:5432/db`, never the password. */
+export function redactStoreUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/** PostgreSQL's SQLSTATE of a driver error (`23505` unique violation…). */
+export function sqlState(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/** Turns a driver failure into a StoreError naming the database (`where`, password-free). */
+export function toPgStoreError(err: unknown, where: string): StoreError {
+  if (err instanceof StoreError) return err;
+  const detail = errorMessage(err);
+  const state = sqlState(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  const options = { cause: err };
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) {
+    return new StoreError('io', `cannot reach PostgreSQL at ${where} (${detail}); is the server running?`, options);
+  }
+  if (/timeout exceeded when trying to connect|Connection terminated/i.test(detail)) {
+    return new StoreError('io', `cannot reach PostgreSQL at ${where} (${detail}); is the server running?`, options);
+  }
+  if (state === '23503') return new StoreError('not_found', `${where}: no such session (${detail})`, options);
+  if (state === '23505') return new StoreError('conflict', `${where}: ${detail}`, options);
+  if (state?.startsWith('23') || state === '22P02' || state === '22003' || state === '22021') {
+    return new StoreError('invalid', `${where}: ${detail}`, options);
+  }
+  if (state === '40001' || state === '40P01' || state === '55P03') {
+    return new StoreError('busy', `${where} is busy (${detail}); try again`, options);
+  }
+  if (state === '25006' || state === '42501') return new StoreError('readonly', `${where} cannot be written (${detail})`, options);
+  return new StoreError('io', `cannot use ${where}: ${detail}`, options);
+}

@@ -1,0 +1,222 @@
+// Sessions, their messages and usage on PostgreSQL: the same rules as sqlite-store.ts (the same
+// row shapes, filters and checks), each write one statement or one transaction.
+import type { Message } from '../../domain/messages.js';
+import { StoreError } from '../errors.js';
+import { newSessionId } from '../ids.js';
+import { decodeMessage, encodeMessage } from '../message-codec.js';
+import { sessionFilters, toRecord, type SessionRow } from '../session-queries.js';
+import type { SessionRecord, Store, UsageGroupBy, UsageRow } from '../types.js';
+import { compareUsageRows, MODEL_SEPARATOR, usageProblem } from '../usage-queries.js';
+import { named } from './pg-named.js';
+import { inTransaction, sqlState, type PgClient, type PgPool } from './pg-pool.js';
+
+type SessionMethods = Pick<
+  Store,
+  'createSession' | 'getSession' | 'listSessions' | 'updateSession' | 'deleteSessions' | 'appendMessages' | 'replaceMessages' | 'loadMessages' | 'recordUsage' | 'usageSummary'
+>;
+
+type UsageSummaryRow = {
+  provider: string | null;
+  model: string | null;
+  task: string | null;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cost_usd: number | null;
+  unpriced_calls: number;
+  served: string[];
+};
+
+const AGGREGATES = `
+  count(*) AS calls,
+  sum(input_tokens) AS input_tokens,
+  sum(output_tokens) AS output_tokens,
+  sum(cached_tokens) AS cached_tokens,
+  sum(cost_usd) AS cost_usd,
+  count(*) FILTER (WHERE cost_usd IS NULL) AS unpriced_calls`;
+
+function usageSql(by: UsageGroupBy, hasSince: boolean): string {
+  const where = hasSince ? 'WHERE at >= $1' : '';
+  return by === 'model'
+    ? `SELECT provider, model, NULL AS task, ${AGGREGATES}, array_agg(DISTINCT task) AS served FROM usage ${where} GROUP BY provider, model`
+    : `SELECT NULL AS provider, NULL AS model, task, ${AGGREGATES},
+         array_agg(DISTINCT provider || '${MODEL_SEPARATOR}' || model) AS served FROM usage ${where} GROUP BY task`;
+}
+
+function toUsageRow(row: UsageSummaryRow): UsageRow {
+  const sums = {
+    calls: row.calls,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    cachedTokens: row.cached_tokens,
+    costUsd: row.cost_usd,
+    unpricedCalls: row.unpriced_calls,
+    served: [...row.served].sort(),
+  };
+  if (row.task !== null) return { key: row.task, ...sums };
+  const provider = row.provider ?? '';
+  const model = row.model ?? '';
+  return { key: `${provider}${MODEL_SEPARATOR}${model}`, provider, model, ...sums };
+}
+
+/**
+ * `guarded` turns any failure of `work` into a StoreError naming the database; `where` is that
+ * name (the URL without its password).
+ */
+export function createPgSessions(pool: PgPool, now: () => number, guarded: <T>(work: () => Promise<T>) => Promise<T>, where: string): SessionMethods {
+  async function requireSession(client: PgClient, id: string): Promise<void> {
+    // FOR UPDATE: appends to one session are serialised, so two never take the same seq.
+    const found = await client.query('SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', [id]);
+    if (found.rowCount === 0) throw new StoreError('not_found', `${where}: no session ${id}`);
+  }
+
+  async function insertMessages(client: PgClient, sessionId: string, messages: readonly Message[], firstSeq: number, at: number): Promise<void> {
+    const rows: unknown[] = [];
+    messages.forEach((message, index) => {
+      const encoded = encodeMessage(message);
+      if (!encoded.ok) {
+        throw new StoreError('invalid', `${where}: message ${index + 1} of ${messages.length} for session ${sessionId} cannot be stored: ${encoded.reason}`);
+      }
+      rows.push(sessionId, firstSeq + index, message.role, encoded.json, at);
+    });
+    // One statement for the whole batch, in chunks well under the 65,535-parameter limit.
+    const CHUNK = 1_000;
+    for (let start = 0; start < messages.length; start += CHUNK) {
+      const count = Math.min(CHUNK, messages.length - start);
+      const tuples = Array.from({ length: count }, (_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`);
+      await client.query(`INSERT INTO messages (session_id, seq, role, content, created_at) VALUES ${tuples.join(', ')}`, rows.slice(start * 5, (start + count) * 5));
+    }
+  }
+
+  return {
+    createSession: (input) =>
+      guarded(async () => {
+        const at = now();
+        const record: SessionRecord = {
+          id: input.id ?? newSessionId(),
+          source: input.source,
+          title: input.title ?? null,
+          provider: input.provider,
+          model: input.model,
+          status: 'idle',
+          createdAt: at,
+          updatedAt: at,
+        };
+        if (record.id === '') throw new StoreError('invalid', `${where}: a session id cannot be empty`);
+        try {
+          await pool.query(
+            'INSERT INTO sessions (id, source, title, provider, model, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+            [record.id, record.source, record.title, record.provider, record.model, record.status, record.createdAt, record.updatedAt],
+          );
+        } catch (err) {
+          if (sqlState(err) === '23505') throw new StoreError('conflict', `${where}: a session ${record.id} exists already`, { cause: err });
+          throw err;
+        }
+        return record;
+      }),
+
+    getSession: (id) =>
+      guarded(async () => {
+        const result = await pool.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
+        const row = result.rows[0];
+        return row && toRecord(row);
+      }),
+
+    listSessions: (query = {}) =>
+      guarded(async () => {
+        const filter = sessionFilters(query);
+        const limit = query.limit === undefined ? '' : 'LIMIT @limit';
+        const { text, values } = named(
+          `SELECT s.*, (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count
+           FROM sessions s ${filter.sql} ORDER BY s.updated_at DESC, s.id ${limit}`,
+          { ...filter.params, limit: query.limit ?? null },
+        );
+        // Every text column is COLLATE "C" (pg-migrations.ts): the prefix ranges and the order are
+        // byte order, as on SQLite, whatever the database's locale.
+        const result = await pool.query<SessionRow & { message_count: number }>(text, values);
+        return result.rows.map((row) => ({ ...toRecord(row), messageCount: row.message_count }));
+      }),
+
+    updateSession: (id, patch) =>
+      guarded(async () => {
+        const columns = { title: 'title', provider: 'provider', model: 'model', status: 'status' } as const;
+        const keys = (Object.keys(columns) as (keyof typeof columns)[]).filter((key) => patch[key] !== undefined);
+        if (keys.length > 0) {
+          const assignments = keys.map((key) => `${columns[key]} = @${key}`).join(', ');
+          const { text, values } = named(`UPDATE sessions SET ${assignments}, updated_at = @updatedAt WHERE id = @id`, {
+            ...Object.fromEntries(keys.map((key) => [key, patch[key]])),
+            updatedAt: now(),
+            id,
+          });
+          await pool.query(text, values);
+        }
+        const result = await pool.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
+        const row = result.rows[0];
+        return row && toRecord(row);
+      }),
+
+    deleteSessions: (ids) =>
+      guarded(() =>
+        inTransaction(pool, async (client) => {
+          const deleted: string[] = [];
+          for (const id of ids) {
+            const result = await client.query("DELETE FROM sessions WHERE id = $1 AND status <> 'running'", [id]);
+            if (result.rowCount === 1) deleted.push(id);
+          }
+          return deleted;
+        }),
+      ),
+
+    appendMessages: (sessionId, messages) =>
+      guarded(() =>
+        inTransaction(pool, async (client) => {
+          await requireSession(client, sessionId);
+          if (messages.length === 0) return;
+          const at = now();
+          const last = await client.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM messages WHERE session_id = $1', [sessionId]);
+          await insertMessages(client, sessionId, messages, (last.rows[0]?.seq ?? -1) + 1, at);
+          await client.query('UPDATE sessions SET updated_at = $1 WHERE id = $2', [at, sessionId]);
+        }),
+      ),
+
+    replaceMessages: (sessionId, messages) =>
+      guarded(() =>
+        inTransaction(pool, async (client) => {
+          await requireSession(client, sessionId);
+          const at = now();
+          await client.query('DELETE FROM messages WHERE session_id = $1', [sessionId]);
+          await insertMessages(client, sessionId, messages, 0, at);
+          await client.query('UPDATE sessions SET updated_at = $1 WHERE id = $2', [at, sessionId]);
+        }),
+      ),
+
+    loadMessages: (sessionId) =>
+      guarded(async () => {
+        const result = await pool.query<{ seq: number; content: string }>('SELECT seq, content FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
+        return result.rows.map((row) => {
+          const decoded = decodeMessage(row.content);
+          if (!decoded.ok) throw new StoreError('corrupt', `${where}: message ${row.seq} of session ${sessionId} is unreadable (${decoded.reason})`);
+          return decoded.message;
+        });
+      }),
+
+    recordUsage: (record) =>
+      guarded(async () => {
+        const problem = usageProblem(record);
+        if (problem) throw new StoreError('invalid', `${where}: usage cannot be stored: ${problem}`);
+        await pool.query(
+          `INSERT INTO usage (session_id, at, provider, model, task, input_tokens, output_tokens, cached_tokens, cost_usd)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [record.sessionId, record.at, record.provider, record.model, record.task, record.inputTokens, record.outputTokens, record.cachedTokens, record.costUsd],
+        );
+      }),
+
+    usageSummary: (options) =>
+      guarded(async () => {
+        const hasSince = options.since !== undefined;
+        const result = await pool.query<UsageSummaryRow>(usageSql(options.by, hasSince), hasSince ? [options.since] : []);
+        return result.rows.map(toUsageRow).sort(compareUsageRows);
+      }),
+  };
+}
