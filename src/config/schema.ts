@@ -232,6 +232,18 @@ export const configSchema = z.looseObject({
   platforms: z.prefault(z.looseObject({ webhook: webhookPlatform, telegram: telegramPlatform, discord: discordPlatform, slack: slackPlatform, signal: signalPlatform, sms: smsPlatform }), {}),
   /** The GitLab REST API the forge_comment delivery of GitLab events talks to (GITLAB_TOKEN in .env). */
   gitlab: z.prefault(z.looseObject({ api_base: z._default(z.url(), 'https://gitlab.com/api/v4') }), {}),
+  /**
+   * Where all state lives (docs/scale-out.md): `url` unset means $IRIS_HOME/state.db (SQLite);
+   * `postgres://…` means PostgreSQL, shared by every process that names it. IRIS_STORE_URL
+   * overrides `url`. `lease_seconds`: how long a worker's claim on a run holds without renewal.
+   */
+  store: z.prefault(
+    z.looseObject({
+      url: z._default(z.string().check(z.regex(describePattern(/^$|^postgres(ql)?:\/\/\S+$/i, 'empty (SQLite) or a postgres:// URL'))), ''),
+      lease_seconds: z._default(z.int().check(z.gte(5), z.lte(3600)), 30),
+    }),
+    {},
+  ),
   /** When older turns are summarised: a fraction of the main model's context length. */
   compression: z.prefault(
     z.looseObject({ threshold: z._default(z.number().check(z.gt(0), z.lte(1)), 0.5) }),

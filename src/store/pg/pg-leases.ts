@@ -5,7 +5,8 @@
 import type { PgContext } from './pg-context.js';
 
 const RENEWALS = [
-  "UPDATE webhook_events SET lease_until = $1 WHERE worker = $2 AND state = 'running'",
+  // A run's worker keeps its event through the delivery (done, delivering) too.
+  "UPDATE webhook_events SET lease_until = $1 WHERE worker = $2 AND state IN ('running', 'done')",
   "UPDATE platform_inbound SET lease_until = $1 WHERE worker = $2 AND state = 'running'",
   "UPDATE platform_outbox SET lease_until = $1 WHERE worker = $2 AND state = 'sending'",
 ] as const;

@@ -236,7 +236,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       -- host died) the row can be claimed again.
       ALTER TABLE webhook_events ADD COLUMN worker TEXT COLLATE "C";
       ALTER TABLE webhook_events ADD COLUMN lease_until BIGINT;
-      CREATE INDEX webhook_events_leases ON webhook_events (lease_until) WHERE state = 'running';
+      CREATE INDEX webhook_events_leases ON webhook_events (worker) WHERE state IN ('running', 'done');
       ALTER TABLE platform_inbound ADD COLUMN worker TEXT COLLATE "C";
       ALTER TABLE platform_inbound ADD COLUMN lease_until BIGINT;
       ALTER TABLE platform_outbox ADD COLUMN worker TEXT COLLATE "C";
