@@ -2,7 +2,6 @@
 // postgres:// URL, else SQLite at $IRIS_HOME/state.db. Every command and the gateway open the
 // store through here, so they all agree on where state lives.
 import type { Config } from '../config/schema.js';
-import { openPostgresStore } from './pg/pg-store.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 import type { Store } from './types.js';
 
@@ -27,5 +26,7 @@ export type OpenStoreOptions = Pick<SqliteStoreOptions, 'mustExist' | 'server' |
 
 export async function openStoreAt(target: StoreTarget, options: OpenStoreOptions = {}): Promise<Store> {
   if (target.backend === 'sqlite') return openSqliteStore(target.path, options);
+  // Loaded only here: a SQLite home never pays for the PostgreSQL driver at start-up.
+  const { openPostgresStore } = await import('./pg/pg-store.js');
   return openPostgresStore(target.url, { now: options.now, leaseSeconds: target.leaseSeconds, mustExist: options.mustExist, onBackgroundError: options.onBackgroundError });
 }
