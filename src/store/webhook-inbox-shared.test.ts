@@ -7,6 +7,7 @@
 // earlier process with that pid (a dead one). Where who holds an event matters, the holders are
 // inboxes given worker ids of their own, or rows set to another host's worker.
 import { hostname } from 'node:os';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_TEST_URL } from '../../test/helpers/postgres.js';
 import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
@@ -106,6 +107,55 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     expect(overlaps).toEqual([]);
     expect(lanes.map((lane) => order.get(lane))).toEqual(lanes.map((_, l) => Array.from({ length: 6 }, (_, k) => l + 1 + k * 5)));
     expect(await stores.sql("SELECT count(*) AS n FROM webhook_events WHERE state = 'delivered' AND run_attempts = 1")).toEqual([{ n: 30 }]);
+  });
+
+  /** Another process's transaction, held open while the test goes on. */
+  async function openTransaction(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: PG_TEST_URL, options: `-c search_path=${stores.location()}` });
+    await client.connect();
+    await client.query('BEGIN');
+    return client;
+  }
+
+  const LANE = 'reviews|github:octo/widgets#12';
+
+  it('an older event of a lane that commits after a newer one has started waits for it', async () => {
+    // Another listener has taken id 1 but not committed yet; this one accepts id 2 meanwhile.
+    const listener = await openTransaction();
+    await listener.query(
+      "INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at, lane) VALUES ('reviews', 'late', 'issue_comment', '{}', '{}', 'accepted', $1, $1, $2)",
+      [clock, LANE],
+    );
+    await b.webhooks.accept(event('early', { lane: LANE }), 0);
+    expect(await a.webhooks.claimNextRun(3)).toMatchObject({ id: 2, deliveryId: 'early' });
+    await listener.query('COMMIT');
+    await listener.end();
+    expect(await a.webhooks.claimNextRun(3)).toBeUndefined();
+    await a.webhooks.finishRun(2, 'out');
+    await a.webhooks.markDelivered(2, 1);
+    expect(await b.webhooks.claimNextRun(3)).toMatchObject({ id: 1, deliveryId: 'late' });
+  });
+
+  it('a lane being claimed by another worker is re-checked once that claim commits', async () => {
+    await stores.sql(
+      "INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at, lane) VALUES ('reviews', 'older', 'x', '{}', '{}', 'accepted', 1, 1, ?)",
+      [LANE],
+    );
+    await a.webhooks.accept(event('newer', { lane: LANE }), 0);
+    // Imitates a claimer in another process in mid-claim of 2 (committed after 1 was seen free
+    // elsewhere): it holds the lane's lock, as claims do, and has set 2 running, uncommitted.
+    const claimer = await openTransaction();
+    await claimer.query("SELECT pg_advisory_xact_lock(hashtextextended('iris:lane:' || current_schema() || ':' || $1, 0))", [LANE]);
+    await claimer.query("UPDATE webhook_events SET state = 'running', worker = 'other-host:1:1', lease_until = $1 WHERE id = 2", [clock + LEASE_MS]);
+    const claim = b.webhooks.claimNextRun(3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await claimer.query('COMMIT');
+    await claimer.end();
+    expect(await claim).toBeUndefined();
+    expect(await stores.sql('SELECT id, state FROM webhook_events ORDER BY id')).toEqual([
+      { id: 1, state: 'accepted' },
+      { id: 2, state: 'running' },
+    ]);
   });
 
   it('a run whose lease lapsed is claimed by another store, counting the attempt; the first can no longer release it', async () => {
