@@ -174,6 +174,18 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     expect(await a.webhooks.get(1)).toMatchObject({ state: 'failed', error: 'gave up after 2 interrupted runs' });
   });
 
+  it("nextRunAfter names the moment another worker's run becomes claimable, should its lease lapse", async () => {
+    await a.webhooks.accept(event('d-1', { runAfter: clock + 50_000 }), 0);
+    await a.webhooks.accept(event('d-2'), 0);
+    const other = inboxAs('host-x:1:1');
+    expect(await other.claimNextRun(3)).toMatchObject({ id: 2 });
+    // Its own lease is no reason to wake; another's is.
+    expect(await other.nextRunAfter(clock)).toBe(clock + 50_000);
+    const self = inboxAs('host-y:2:2');
+    expect(await self.nextRunAfter(clock)).toBe(clock + LEASE_MS + 1);
+    expect(await self.nextRunAfter(clock + LEASE_MS + 1)).toBe(clock + 50_000);
+  });
+
   it('recoverInterrupted takes back only runs nobody alive holds', async () => {
     await acceptAll(a, 5);
     for (let i = 0; i < 5; i++) await a.webhooks.claimNextRun(3);

@@ -44,7 +44,15 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
       }),
     nextRunAfter: (after) =>
       guarded(async () => {
-        const result = await pool.query<{ at: number | null }>("SELECT min(run_after) AS at FROM webhook_events WHERE state = 'accepted' AND run_after > $1", [after]);
+        // Also the moment another worker's run becomes claimable should its lease lapse (the lease
+        // is renewed while that worker lives, so this wakes a worker once a lease period at most):
+        // nothing else wakes the workers of a quiet inbox when a host dies mid-run.
+        const result = await pool.query<{ at: number | null }>(
+          `SELECT least(
+             (SELECT min(run_after) FROM webhook_events WHERE state = 'accepted' AND run_after > $1),
+             (SELECT min(lease_until) + 1 FROM webhook_events WHERE state = 'running' AND lease_until >= $1 AND worker IS DISTINCT FROM $2)) AS at`,
+          [after, ctx.worker],
+        );
         return result.rows[0]?.at ?? undefined;
       }),
     fail: (id, reason) =>
