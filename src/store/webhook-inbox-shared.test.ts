@@ -230,13 +230,37 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     );
   });
 
-  it('an accept on one store wakes the inbox subscribers of another', async () => {
+  /** Resolves true when `store`'s inbox subscribers are woken, false after 2 s without a wake. */
+  async function inboxWake(store: Store): Promise<() => Promise<boolean>> {
     let woken!: () => void;
-    const wake = new Promise<void>((resolve) => (woken = resolve));
-    const unsubscribe = await a.wakeups!.subscribe('inbox', () => woken());
+    const wake = new Promise<boolean>((resolve) => (woken = () => resolve(true)));
+    const unsubscribe = await store.wakeups!.subscribe('inbox', () => woken());
+    return async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([wake, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)))]);
+      clearTimeout(timer);
+      await unsubscribe();
+      return outcome;
+    };
+  }
+
+  it('an accept on one store wakes the inbox subscribers of another', async () => {
+    const woken = await inboxWake(a);
     await b.webhooks.accept(event('d-1'), 0);
-    await wake;
-    await unsubscribe();
+    expect(await woken()).toBe(true);
+  });
+
+  it('a run released or recovered on one store wakes the inbox subscribers of another', async () => {
+    await acceptAll(b, 2);
+    await b.webhooks.claimNextRun(3);
+    await b.webhooks.claimNextRun(3);
+    const afterRelease = await inboxWake(a);
+    await b.webhooks.releaseRun(1);
+    expect(await afterRelease()).toBe(true);
+    await stores.sql("UPDATE webhook_events SET lease_until = ? WHERE id = 2", [clock - 1]);
+    const afterRecovery = await inboxWake(a);
+    expect(await b.webhooks.recoverInterrupted()).toBe(1);
+    expect(await afterRecovery()).toBe(true);
   });
 
   it('accepts of one turn commit in one transaction; those arriving meanwhile, in the next one', async () => {

@@ -9,6 +9,7 @@ import type { WebhookInbox, WebhookPendingState } from '../webhook-types.js';
 import type { PgContext } from './pg-context.js';
 import { inTransaction } from './pg-pool.js';
 import { isProcessAlive, mayTakeOver } from './pg-takeover.js';
+import { notifySql } from './pg-wakeups.js';
 import { createPgAcceptQueue } from './pg-webhook-accept.js';
 import { createPgClaimNextRun, type PgEventRow } from './pg-webhook-claim.js';
 
@@ -58,14 +59,18 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
     fail: (id, reason) =>
       guarded(async () => void (await run("UPDATE webhook_events SET state = 'failed', error = $1, worker = NULL, lease_until = NULL, updated_at = $2 WHERE id = $3", [reason, now(), id]))),
     releaseRun: (id) =>
-      guarded(async () => {
-        // Only this worker's own run: one taken over by another worker meanwhile is theirs now.
-        await run(
-          `UPDATE webhook_events SET state = 'accepted', run_attempts = greatest(run_attempts - 1, 0), worker = NULL, lease_until = NULL, updated_at = $1
-           WHERE id = $2 AND state = 'running' AND worker = $3`,
-          [now(), id, ctx.worker],
-        );
-      }),
+      guarded(() =>
+        inTransaction(pool, async (client) => {
+          // Only this worker's own run: one taken over by another worker meanwhile is theirs now.
+          const released = await client.query(
+            `UPDATE webhook_events SET state = 'accepted', run_attempts = greatest(run_attempts - 1, 0), worker = NULL, lease_until = NULL, updated_at = $1
+             WHERE id = $2 AND state = 'running' AND worker = $3`,
+            [now(), id, ctx.worker],
+          );
+          // A worker stopping hands its runs to the others at once, not at the next arrival.
+          if ((released.rowCount ?? 0) > 0) await client.query(notifySql('inbox', ctx.schema));
+        }),
+      ),
     recoverInterrupted: () =>
       guarded(() =>
         inTransaction(pool, async (client) => {
@@ -74,10 +79,12 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
           const running = await client.query<PgEventRow>("SELECT * FROM webhook_events WHERE state = 'running' ORDER BY id FOR UPDATE SKIP LOCKED");
           const ids = running.rows.filter((row) => free(row, at)).map((row) => row.id);
           if (ids.length === 0) return 0;
-          return (
-            (await client.query("UPDATE webhook_events SET state = 'accepted', worker = NULL, lease_until = NULL, updated_at = $1 WHERE id = ANY($2::bigint[])", [at, ids]))
-              .rowCount ?? 0
-          );
+          const recovered = await client.query("UPDATE webhook_events SET state = 'accepted', worker = NULL, lease_until = NULL, updated_at = $1 WHERE id = ANY($2::bigint[])", [
+            at,
+            ids,
+          ]);
+          await client.query(notifySql('inbox', ctx.schema));
+          return recovered.rowCount ?? 0;
         }),
       ),
     pendingDeliveries: () =>
