@@ -50,6 +50,16 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     return createPgWebhookInbox({ pool, now: () => clock, guarded, where: schema, worker, leaseMs: LEASE_MS, schema });
   }
 
+  /** Another process's transaction, held open while the test goes on. */
+  async function openTransaction(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: PG_TEST_URL, options: `-c search_path=${stores.location()}` });
+    await client.connect();
+    await client.query('BEGIN');
+    return client;
+  }
+
+  const LANE = 'reviews|github:octo/widgets#12';
+
   function event(deliveryId: string, overrides: Partial<NewWebhookEvent> = {}): NewWebhookEvent {
     return { route: 'github-pr', deliveryId, deduplicate: true, event: 'pull_request', payload: '{}', routeSnapshot: '{}', receivedAt: clock, ...overrides };
   }
@@ -67,6 +77,20 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     const rows = await stores.sql('SELECT delivery_id FROM webhook_events ORDER BY delivery_id');
     expect(rows.map((row) => row.delivery_id)).toEqual([...ids].sort());
     expect(await stores.sql('SELECT count(*) AS n FROM webhook_dedup')).toEqual([{ n: 100 }]);
+  });
+
+  it('an accept racing another process on one delivery waits for it: a duplicate if it commits, accepted if it rolls back', async () => {
+    const outcomes: string[] = [];
+    for (const end of ['COMMIT', 'ROLLBACK'] as const) {
+      const other = await openTransaction();
+      await other.query('INSERT INTO webhook_dedup (route, delivery_id, seen_at) VALUES ($1, $2, $3)', ['github-pr', `d-${end}`, clock]);
+      const accepting = b.webhooks.accept(event(`d-${end}`), clock - 3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await other.query(end);
+      await other.end();
+      outcomes.push((await accepting).status);
+    }
+    expect(outcomes).toEqual(['duplicate', 'accepted']);
   });
 
   it('two stores claiming at once over 50 events claim every event exactly once', async () => {
@@ -108,16 +132,6 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     expect(lanes.map((lane) => order.get(lane))).toEqual(lanes.map((_, l) => Array.from({ length: 6 }, (_, k) => l + 1 + k * 5)));
     expect(await stores.sql("SELECT count(*) AS n FROM webhook_events WHERE state = 'delivered' AND run_attempts = 1")).toEqual([{ n: 30 }]);
   });
-
-  /** Another process's transaction, held open while the test goes on. */
-  async function openTransaction(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: PG_TEST_URL, options: `-c search_path=${stores.location()}` });
-    await client.connect();
-    await client.query('BEGIN');
-    return client;
-  }
-
-  const LANE = 'reviews|github:octo/widgets#12';
 
   it('an older event of a lane that commits after a newer one has started waits for it', async () => {
     // Another listener has taken id 1 but not committed yet; this one accepts id 2 meanwhile.
