@@ -4,6 +4,11 @@
 // carry the worker's id and a lease (renewed by pg-leases.ts while the worker lives): the accept
 // path is in pg-webhook-accept.ts, the claim in pg-webhook-claim.ts, and taking over what a dead
 // worker held is decided by pg-takeover.ts.
+//
+// Where one process's rules had to become several's: recoverInterrupted and pendingDeliveries take
+// only what nobody alive holds (and what this worker holds itself: at a start it holds nothing, so
+// this is SQLite's "every one" for a single gateway); releaseRun puts back only this worker's own
+// run; and a released or recovered run wakes the other processes' workers.
 import { toRecord } from '../webhook-inbox.js';
 import type { WebhookInbox, WebhookPendingState } from '../webhook-types.js';
 import type { PgContext } from './pg-context.js';
