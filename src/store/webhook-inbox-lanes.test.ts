@@ -1,34 +1,22 @@
 // The inbox's lanes (one PR's events run one at a time, in order), coalesced pushes, skipped events
-// and how the answer of a PR route is to be delivered, on a real SQLite file with a fake clock.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { openSqliteStore } from './sqlite-store.js';
-import type { Store } from './types.js';
+// and how the answer of a PR route is to be delivered, on every store with a fake clock.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { INBOX_STORE_VARIANTS } from '../../test/helpers/inbox-store-variants.js';
+import { useStores } from '../../test/helpers/store-backends.js';
 import type { NewWebhookEvent, WebhookInbox } from './webhook-types.js';
 
 const LANE = 'reviews|github:octo/widgets#12';
 const OTHER_LANE = 'reviews|github:octo/widgets#13';
 
-describe.each([
-  ['in-process accepts', {}],
-  ['the writer thread (server)', { server: true }],
-] as const)('%s', (_mode, options) => {
-  let dir: string;
-  let store: Store;
+describe.each(INBOX_STORE_VARIANTS)('$name', ({ backend, options }) => {
+  const stores = useStores(backend);
   let inbox: WebhookInbox;
   let clock = 1_000_000;
   let delivery = 0;
   beforeEach(async () => {
-    dir = await makeTempDir('iris-lanes-');
     clock = 1_000_000;
     delivery = 0;
-    store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock, ...options });
-    inbox = store.webhooks;
-  });
-  afterEach(async () => {
-    await store.close();
-    await removeDir(dir);
+    inbox = (await stores.open({ now: () => clock, ...options })).webhooks;
   });
 
   async function accept(overrides: Partial<NewWebhookEvent> = {}): Promise<number> {

@@ -1,29 +1,18 @@
-// The webhook inbox on a real SQLite file: acceptance with dedup, the run and delivery states,
-// crash recovery, and the bounded dedup table.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { openSqliteStore } from './sqlite-store.js';
+// The webhook inbox on every store (SQLite in both accept modes, PostgreSQL): acceptance with
+// dedup, the run and delivery states, crash recovery, and the bounded dedup table.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { INBOX_STORE_VARIANTS } from '../../test/helpers/inbox-store-variants.js';
+import { useStores } from '../../test/helpers/store-backends.js';
 import type { Store } from './types.js';
 import type { NewWebhookEvent } from './webhook-types.js';
 
-// Every case runs twice: the accept path on this connection (the CLI, tests), and on the writer
-// thread with fsync'd commits that the gateway uses (`server: true`).
-describe.each([
-  ['in-process accepts', {}],
-  ['the writer thread (server)', { server: true }],
-] as const)('%s', (_mode, options) => {
-  let dir: string;
+describe.each(INBOX_STORE_VARIANTS)('$name', ({ backend, options }) => {
+  const stores = useStores(backend);
   let store: Store;
   let clock = 1_000_000;
   beforeEach(async () => {
-    dir = await makeTempDir('iris-inbox-');
     clock = 1_000_000;
-    store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock, ...options });
-  });
-  afterEach(async () => {
-    await store.close();
-    await removeDir(dir);
+    store = await stores.open({ now: () => clock, ...options });
   });
 
   const HOUR = 3_600_000;
@@ -75,7 +64,7 @@ describe.each([
       const results = await Promise.allSettled([store.webhooks.accept(event({ deliveryId: 'a' }), 0), store.webhooks.accept(event({ deliveryId: 'b' }), 0)]);
       expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
       expect(results.map((r) => ((r as PromiseRejectedResult).reason as Error).name)).toEqual(['StoreError', 'StoreError']);
-      store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock, ...options });
+      store = await stores.reopen({ now: () => clock, ...options });
     });
 
     it('never deduplicates timestamp ids', async () => {
@@ -188,10 +177,10 @@ describe.each([
       expect((await inbox.list({ limit: 1 })).map((e) => e.deliveryId)).toEqual(['3']);
     });
 
-    it('keeps accepted events across a reopen (the file is the inbox)', async () => {
+    it('keeps accepted events across a reopen (the store is the inbox)', async () => {
       await store.webhooks.accept(event(), 0);
       await store.close();
-      store = await openSqliteStore(join(dir, 'state.db'));
+      store = await stores.reopen();
       expect(await store.webhooks.claimNextRun(3)).toMatchObject({ id: 1, payload: '{"action":"opened"}' });
     });
   });

@@ -13,7 +13,8 @@ type PendingAccept = {
   readonly reject: (err: unknown) => void;
 };
 
-type EventRow = {
+/** A webhook_events row as both stores read it (PostgreSQL's has its lease columns besides). */
+export type EventRow = {
   id: number;
   route: string;
   delivery_id: string;
@@ -36,7 +37,7 @@ type EventRow = {
   deliver_as: DeliverAs | null;
 };
 
-function stateOf(row: EventRow): WebhookEventState {
+export function stateOf(row: EventRow): WebhookEventState {
   // `delivering` is stored as `done` with a delivery start (migration 3), `skipped` as
   // `delivered` with a reason (migration 7).
   if (row.state === 'done' && row.delivery_started_at !== null) return 'delivering';
@@ -44,7 +45,7 @@ function stateOf(row: EventRow): WebhookEventState {
   return row.state as WebhookEventState;
 }
 
-function toRecord(row: EventRow): WebhookEventRecord {
+export function toRecord(row: EventRow): WebhookEventRecord {
   return {
     id: row.id,
     route: row.route,
