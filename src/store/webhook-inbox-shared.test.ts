@@ -28,8 +28,9 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
   const pools: PgPool[] = [];
   beforeEach(async () => {
     clock = 1_000_000;
-    a = await stores.open({ now: () => clock });
-    b = await stores.reopen({ now: () => clock });
+    // Two processes on two hosts (one process's stores are one worker).
+    a = await stores.open({ now: () => clock, worker: 'host-a:10:1' });
+    b = await stores.reopen({ now: () => clock, worker: 'host-b:20:2' });
   });
   afterEach(async () => {
     for (const pool of pools.splice(0)) await pool.end();
@@ -212,7 +213,9 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
       [5, 'other-host:4242:1', null], // never leased (copied from SQLite)
     ];
     for (const [id, worker, leaseUntil] of holders) await stores.sql('UPDATE webhook_events SET worker = ?, lease_until = ? WHERE id = ?', [worker, leaseUntil, id]);
-    expect(await b.webhooks.recoverInterrupted()).toBe(3);
+    // Recovered by a process on this host (b is on another host).
+    const local = inboxAs(`${hostname()}:${process.pid}:${Math.round(performance.timeOrigin)}`);
+    expect(await local.recoverInterrupted()).toBe(3);
     expect(await stores.sql('SELECT id, state, worker FROM webhook_events ORDER BY id')).toEqual([
       { id: 1, state: 'running', worker: 'other-host:4242:1' },
       { id: 2, state: 'running', worker: `${hostname()}:${process.ppid}:1` },

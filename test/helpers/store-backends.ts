@@ -26,6 +26,8 @@ export type OpenOptions = {
   readonly server?: boolean;
   /** PostgreSQL only. */
   readonly leaseSeconds?: number;
+  /** PostgreSQL only: the store's lease-holder id (`host:pid:start`), as if it were another process. */
+  readonly worker?: string;
 };
 
 export type StoreBackend = { readonly name: BackendName };
@@ -73,7 +75,7 @@ export function useStores(backend: StoreBackend): StoreOpener {
     }
     schema ??= freshSchemaName();
     if (fresh) await emptySchema(schema);
-    const store = await openPostgresStore(PG_TEST_URL, { schema, now: options.now, leaseSeconds: options.leaseSeconds, poolSize: 4 });
+    const store = await openPostgresStore(PG_TEST_URL, { schema, now: options.now, leaseSeconds: options.leaseSeconds, worker: options.worker, poolSize: 4 });
     open.push(store);
     return store;
   }

@@ -33,6 +33,11 @@ export type PgStoreOptions = {
   readonly poolSize?: number;
   /** Open an already migrated database only; never create or change the schema (`iris store status`). */
   readonly mustExist?: boolean;
+  /**
+   * Who this store is as a lease holder (default: this process, `host:pid:start`). Tests give two
+   * stores in one process ids of two processes on two hosts.
+   */
+  readonly worker?: string;
   /** Called when a background lease renewal fails (the next one is tried anyway). */
   readonly onBackgroundError?: (err: unknown) => void;
 };
@@ -70,7 +75,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
     await pool.end().catch(() => {});
     throw err;
   }
-  const ctx: PgContext = { pool, now, guarded, where, worker: formatWorkerId(thisWorker()), leaseMs: leaseSeconds * 1000, schema: options.schema };
+  const ctx: PgContext = { pool, now, guarded, where, worker: options.worker ?? formatWorkerId(thisWorker()), leaseMs: leaseSeconds * 1000, schema: options.schema };
   const renewer = startLeaseRenewer(ctx, options.onBackgroundError ?? (() => {}));
   const wakeups = createPgWakeups(url, options.schema);
   let closed = false;

@@ -16,7 +16,11 @@ export function parseWorkerId(text: string): WorkerId | undefined {
   return { host: match[1]!, pid: Number(match[2]), startedAt: Number(match[3]) };
 }
 
-export function thisWorker(startedAt: number = Date.now()): WorkerId {
+/**
+ * This process. The start is the process's own (not the store's opening), so every store a process
+ * opens is the same worker: none of them mistakes another's claims for a dead predecessor's.
+ */
+export function thisWorker(startedAt: number = Math.round(performance.timeOrigin)): WorkerId {
   return { host: hostname(), pid: process.pid, startedAt };
 }
 
