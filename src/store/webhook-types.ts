@@ -97,9 +97,16 @@ export interface WebhookInbox {
   fail(id: number, reason: string): Promise<void>;
   /** running → accepted without counting the attempt (an orderly shutdown). */
   releaseRun(id: number): Promise<void>;
-  /** Every running event → accepted (the process that ran them is gone); returns how many. */
+  /**
+   * Running events whose process is gone → accepted; returns how many. SQLite: every running event
+   * (one gateway per file). PostgreSQL: only those whose lease lapsed or whose worker was a process
+   * on this host that is gone, never a live worker's.
+   */
   recoverInterrupted(): Promise<number>;
-  /** Events whose run finished and whose delivery has not completed (done or delivering), oldest first. */
+  /**
+   * Events whose run finished and whose delivery has not completed (done or delivering), oldest
+   * first. PostgreSQL: only those no live worker holds, now claimed for this one.
+   */
   pendingDeliveries(): Promise<WebhookEventRecord[]>;
   /** done → delivering: recorded before the code host is called. */
   markDelivering(id: number): Promise<void>;
