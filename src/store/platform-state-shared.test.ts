@@ -3,7 +3,9 @@
 // a SQLite file is used by one gateway at a time (gateway.pid), so claims racing across processes,
 // leases and LISTEN/NOTIFY exist only there. platform-state.test.ts holds the contract both share.
 import { hostname } from 'node:os';
+import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { PG_TEST_URL } from '../../test/helpers/postgres.js';
 import { useStores } from '../../test/helpers/store-backends.js';
 import type { InboundMessage } from '../platforms/types.js';
 import type { NewOutboxMessage } from './platform-types.js';
@@ -87,6 +89,32 @@ describe('store.platforms shared by two processes (postgres)', () => {
       expect([...handed].sort()).toEqual(conversations.flatMap((chat) => Array.from({ length: 6 }, (_, i) => `${chat}-${i}`)).sort());
       for (const chat of conversations) expect(handed.filter((id) => id.startsWith(`${chat}-`))).toEqual(Array.from({ length: 6 }, (_, i) => `${chat}-${i}`));
       expect(await a.platforms.inboundDepth()).toBe(0);
+    });
+
+    it("a claim that meets another claimer's lock on a conversation tries again once that one has committed", async () => {
+      await a.platforms.recordInbound(inbound(), 'telegram:100', 'queued');
+      // Stands in for another process's claim, mid-transaction, holding the conversation's lock.
+      const other = new pg.Client({ connectionString: PG_TEST_URL, options: `-c search_path=${stores.location()}` });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query("SELECT pg_advisory_xact_lock(hashtextextended('iris:inbound:' || current_schema() || ':' || $1, 0))", ['telegram:100']);
+        const claim = b.platforms.claimNextInbound();
+        await pause(8);
+        await other.query('COMMIT');
+        expect(await claim).toMatchObject({ id: 1, state: 'running', attempts: 1 });
+      } finally {
+        await other.end();
+      }
+    });
+
+    it('a process that lost its lease cannot put the message back under the one that runs it now', async () => {
+      await a.platforms.recordInbound(inbound(), 'telegram:100', 'queued');
+      await a.platforms.claimNextInbound();
+      clock += LEASE_MS + 1;
+      await holdAs('platform_inbound', [1], 'elsewhere:4242:1', clock + LEASE_MS);
+      await a.platforms.releaseInbound(1);
+      expect(await a.platforms.getInbound(1)).toMatchObject({ state: 'running', attempts: 1 });
     });
 
     it('a running message is claimable by another process once its lease lapses, not before', async () => {

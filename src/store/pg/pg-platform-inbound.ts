@@ -45,18 +45,40 @@ const RECHECK = `SELECT count(*) AS n FROM platform_inbound
 const START = `UPDATE platform_inbound SET state = 'running', attempts = attempts + 1, worker = $2, lease_until = $3, updated_at = $4
   WHERE id = $1 RETURNING *`;
 
-async function claimOne(client: PgClient, ctx: PgContext): Promise<InboundRowOnPg | undefined> {
+/** How often a claim starts over after another claimer held a conversation's lock. */
+const CLAIM_ROUNDS = 5;
+const CLAIM_PAUSE_MS = 5;
+
+type ClaimRound = { readonly row: InboundRowOnPg | undefined; readonly contended: boolean };
+
+async function claimRound(client: PgClient, ctx: PgContext): Promise<ClaimRound> {
   const at = ctx.now();
   const passedOver: string[] = [];
+  let contended = false;
   for (;;) {
     const candidate = (await client.query<InboundRowOnPg>(CANDIDATE, [at, passedOver])).rows[0];
-    if (!candidate) return undefined;
+    if (!candidate) return { row: undefined, contended };
     const key = candidate.session_key;
     const locked = (await client.query<{ locked: boolean }>(LOCK_CONVERSATION, [key])).rows[0]!.locked;
-    if (locked && (await client.query<{ n: number }>(RECHECK, [key, candidate.id, at])).rows[0]!.n === 0) {
-      return (await client.query<InboundRowOnPg>(START, [candidate.id, ctx.worker, at + ctx.leaseMs, at])).rows[0];
+    if (!locked) contended = true;
+    else if ((await client.query<{ n: number }>(RECHECK, [key, candidate.id, at])).rows[0]!.n === 0) {
+      return { row: (await client.query<InboundRowOnPg>(START, [candidate.id, ctx.worker, at + ctx.leaseMs, at])).rows[0], contended };
     }
     passedOver.push(key);
+  }
+}
+
+/**
+ * Two claimers can pass over one conversation each because of the other (one holds its oldest
+ * message's row, the other its lock), and nothing would wake either for it again: so a claim that
+ * found a lock taken starts over in a new transaction, once the other has committed.
+ */
+async function claimOne(ctx: PgContext): Promise<InboundRowOnPg | undefined> {
+  for (let round = 1; ; round++) {
+    const { row, contended } = await inTransaction(ctx.pool, (client) => claimRound(client, ctx));
+    if (row || !contended || round === CLAIM_ROUNDS) return row;
+    // The other claim's transaction is a few statements long: a short pause lets it commit.
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_PAUSE_MS * round));
   }
 }
 
@@ -98,7 +120,7 @@ export function createPgInbound(ctx: PgContext, isAlive: (pid: number) => boolea
     recordInbound: (message, sessionKey, state) => guarded(() => inTransaction(pool, (client) => record(client, ctx, message, sessionKey, state))),
     claimNextInbound: () =>
       guarded(async () => {
-        const row = await inTransaction(pool, (client) => claimOne(client, ctx));
+        const row = await claimOne(ctx);
         return row && toInbound(row);
       }),
     getInbound: (id) =>
@@ -111,8 +133,9 @@ export function createPgInbound(ctx: PgContext, isAlive: (pid: number) => boolea
       guarded(() =>
         inTransaction(pool, async (client) => {
           const result = await client.query(
-            "UPDATE platform_inbound SET state = 'queued', worker = NULL, lease_until = NULL, updated_at = $1 WHERE id = $2 AND state = 'running'",
-            [now(), id],
+            // Only while this process holds it: once its lease lapsed another worker may run it now.
+            "UPDATE platform_inbound SET state = 'queued', worker = NULL, lease_until = NULL, updated_at = $1 WHERE id = $2 AND state = 'running' AND (worker IS NULL OR worker = $3)",
+            [now(), id, ctx.worker],
           );
           // Another process may run it now (this one is shutting down).
           if ((result.rowCount ?? 0) > 0) await client.query(wakeRunners);
