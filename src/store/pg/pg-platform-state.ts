@@ -1,7 +1,7 @@
 // The platform layer's state on PostgreSQL (`store.platforms`; platform-types.ts says what each
 // method promises, platform-state.ts is the SQLite twin): inbound messages, the outbox, pairing,
 // and here the small rest (cursors, conversation sessions, pruning).
-import { processIsAlive } from '../../gateway/pid-file.js';
+import { processIsAlive } from '../../domain/process-alive.js';
 import type { PlatformStore } from '../platform-types.js';
 import type { PgContext } from './pg-context.js';
 import { createPgInbound } from './pg-platform-inbound.js';
