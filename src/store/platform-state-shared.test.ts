@@ -187,6 +187,12 @@ describe('store.platforms shared by two processes (postgres)', () => {
       expect(await a.platforms.outboxDepth()).toBe(0);
     });
 
+    it('stores one copy of a reply both processes enqueue at once, and both get its id', async () => {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).platforms.enqueue([outbox({ origin: 'webhook:e1', part: 0 })])));
+      expect(new Set(results.flat()).size).toBe(1);
+      expect(await stores.sql('SELECT count(*) AS n FROM platform_outbox')).toEqual([{ n: 1 }]);
+    });
+
     it('a sending row is claimable by another process once its lease lapses, and the chat waits until then', async () => {
       await a.platforms.enqueue([outbox({ text: 'one' }), outbox({ text: 'two' })]);
       expect((await a.platforms.claimDueOutbox('telegram', clock, 10)).map((m) => m.text)).toEqual(['one']);
