@@ -4,6 +4,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../config/home.js';
 import { readTextIfPresent } from '../config/read-optional.js';
+import { processIsAlive } from '../domain/process-alive.js';
 import { gatewayStatus, type GatewayStatus } from '../routing/status-report.js';
 
 export const GATEWAY_PID_FILE = 'gateway.pid';
@@ -12,15 +13,7 @@ export function gatewayPidPath(paths: Pick<HomePaths, 'dir'>): string {
   return join(paths.dir, GATEWAY_PID_FILE);
 }
 
-/** Alive unless the kernel says there is no such process (EPERM: it exists, owned by another user). */
-export function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
+export { processIsAlive };
 
 export async function readGatewayStatus(paths: Pick<HomePaths, 'dir'>): Promise<GatewayStatus> {
   const path = gatewayPidPath(paths);

@@ -1,22 +1,16 @@
-// The kanban board on a real SQLite file: create/get/list/move/update, and createChildren as one
-// transaction (all children or none).
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { openSqliteStore } from './sqlite-store.js';
+// The kanban board on both stores (SQLite and PostgreSQL): create/get/list/move/update, and
+// createChildren as one transaction (all children or none).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { Store } from './types.js';
 
-let dir: string;
+describe.each(STORE_BACKENDS)('$name', (backend) => {
+const stores = useStores(backend);
 let store: Store;
 let clock = 1_000;
 beforeEach(async () => {
-  dir = await makeTempDir('iris-kanban-');
   clock = 1_000;
-  store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock });
-});
-afterEach(async () => {
-  await store.close();
-  await removeDir(dir);
+  store = await stores.open({ now: () => clock });
 });
 
 describe('store.kanban', () => {
@@ -80,4 +74,5 @@ describe('store.kanban', () => {
     await expect(store.kanban.createChildren(7, [{ title: 'one', body: '' }])).rejects.toMatchObject({ code: 'not_found' });
     expect(await store.kanban.list()).toEqual([]);
   });
+});
 });

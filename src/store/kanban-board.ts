@@ -6,7 +6,8 @@ import type { KanbanBoard, KanbanChild, KanbanPatch, KanbanStatus, KanbanTask, N
 
 type Db = BetterSqlite3.Database;
 
-type TaskRow = {
+/** A row of kanban_tasks (shared with pg/pg-kanban-board.ts). */
+export type TaskRow = {
   id: number;
   title: string;
   body: string;
@@ -16,7 +17,7 @@ type TaskRow = {
   updated_at: number;
 };
 
-function toTask(row: TaskRow): KanbanTask {
+export function toTask(row: TaskRow): KanbanTask {
   return {
     id: row.id,
     title: row.title,

@@ -1,13 +1,12 @@
-// The platform store on a real SQLite file, against the contract in platform-types.ts: inbound
-// dedup and one run per conversation, finishing a run with its replies in one transaction, the
-// outbox's per-chat order and retries, sessions, pairing, and pruning. Times come from an injected
-// clock, so every stamp is asserted exactly.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
+// The platform store against the contract in platform-types.ts, on both stores (SQLite and
+// PostgreSQL): inbound dedup and one run per conversation, finishing a run with its replies in one
+// transaction, the outbox's per-chat order and retries, sessions, pairing, and pruning. Times come
+// from an injected clock, so every stamp is asserted exactly. (What only PostgreSQL's sharing
+// across processes adds is in platform-state-shared.test.ts.)
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { InboundMessage } from '../platforms/types.js';
 import type { NewOutboxMessage, PairingRequest } from './platform-types.js';
-import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
 const HOUR = 3_600_000;
@@ -31,23 +30,24 @@ function outbox(overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
   return { platform: 'telegram', chatId: '100', threadId: null, text: 'hi', origin: null, part: 0, ...overrides };
 }
 
-// The store is the same on both connections the CLI and the gateway open; the gateway's
+// On SQLite the store is the same on both connections the CLI and the gateway open; the gateway's
 // (`server: true`) adds a writer thread, which must not change what these methods do.
-describe.each([
-  ['in-process', {}],
-  ['server', { server: true }],
-] as const)('store.platforms (%s)', (_mode, options) => {
-  let dir: string;
+const CASES = STORE_BACKENDS.flatMap((backend) =>
+  backend.name === 'sqlite'
+    ? [
+        { ...backend, mode: 'in-process', server: false },
+        { ...backend, mode: 'server', server: true },
+      ]
+    : [{ ...backend, mode: 'pool', server: false }],
+);
+
+describe.each(CASES)('store.platforms ($name, $mode)', (backend) => {
+  const stores = useStores(backend);
   let store: Store;
   let clock = 1_000;
   beforeEach(async () => {
-    dir = await makeTempDir('iris-platforms-');
     clock = 1_000;
-    store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock, ...options });
-  });
-  afterEach(async () => {
-    await store.close();
-    await removeDir(dir);
+    store = await stores.open({ now: () => clock, server: backend.server });
   });
 
   describe('inbound', () => {

@@ -18,7 +18,7 @@ import type {
 type Db = BetterSqlite3.Database;
 type Guarded = <T>(work: () => T) => Promise<T>;
 
-type InboundRow = {
+export type InboundRow = {
   id: number;
   platform: string;
   chat_id: string;
@@ -36,7 +36,7 @@ type InboundRow = {
   updated_at: number;
 };
 
-type OutboxRow = {
+export type OutboxRow = {
   id: number;
   platform: string;
   chat_id: string;
@@ -54,11 +54,12 @@ type OutboxRow = {
   updated_at: number;
 };
 
-type PairingRow = { platform: string; code: string; user_id: string; user_name: string | null; chat_id: string; created_at: number; expires_at: number };
-type ApprovedRow = { platform: string; user_id: string; user_name: string | null; approved_at: number };
+export type PairingRow = { platform: string; code: string; user_id: string; user_name: string | null; chat_id: string; created_at: number; expires_at: number };
+export type ApprovedRow = { platform: string; user_id: string; user_name: string | null; approved_at: number };
 
-// The columns' CHECKs and the writers keep these to the closed sets.
-function toInbound(row: InboundRow): InboundRecord {
+// The columns' CHECKs and the writers keep these to the closed sets. The rows and their mappers are
+// shared with the PostgreSQL store (pg/pg-platform-state.ts), whose tables have the same columns.
+export function toInbound(row: InboundRow): InboundRecord {
   return {
     id: row.id,
     platform: row.platform as PlatformName,
@@ -78,7 +79,7 @@ function toInbound(row: InboundRow): InboundRecord {
   };
 }
 
-function toOutbox(row: OutboxRow): OutboxRecord {
+export function toOutbox(row: OutboxRow): OutboxRecord {
   return {
     id: row.id,
     platform: row.platform as PlatformName,
@@ -97,7 +98,7 @@ function toOutbox(row: OutboxRow): OutboxRecord {
   };
 }
 
-function toPairing(row: PairingRow): PairingRequest {
+export function toPairing(row: PairingRow): PairingRequest {
   return {
     platform: row.platform as PlatformName,
     code: row.code,
@@ -109,7 +110,7 @@ function toPairing(row: PairingRow): PairingRequest {
   };
 }
 
-function toApproved(row: ApprovedRow): ApprovedUser {
+export function toApproved(row: ApprovedRow): ApprovedUser {
   return { platform: row.platform as PlatformName, userId: row.user_id, userName: row.user_name, approvedAt: row.approved_at };
 }
 

@@ -76,7 +76,8 @@ export interface PlatformStore {
   recordInbound(message: InboundMessage, sessionKey: string, state: 'queued' | 'ignored'): Promise<{ readonly stored: boolean; readonly id: number }>;
   /**
    * The oldest `queued` message of a conversation that has no `running` one, now `running` with
-   * one more attempt; undefined when there is none.
+   * one more attempt; undefined when there is none. On PostgreSQL a `running` message whose lease
+   * lapsed (its worker died) is claimable again, and counts as running no more.
    */
   claimNextInbound(): Promise<InboundRecord | undefined>;
   getInbound(id: number): Promise<InboundRecord | undefined>;
@@ -84,7 +85,11 @@ export interface PlatformStore {
   finishInbound(id: number, outcome: { readonly state: 'answered' | 'failed'; readonly error?: string }, replies: readonly NewOutboxMessage[]): Promise<void>;
   /** Back to `queued` (a shutdown cut the run off). */
   releaseInbound(id: number): Promise<void>;
-  /** At start: every `running` message (its process died) back to `queued`; how many. */
+  /**
+   * At start: every `running` message (its process died) back to `queued`; how many. On
+   * PostgreSQL, shared by several processes: only those whose lease lapsed, whose process on this
+   * host is gone, or that this process holds; another live worker's runs stay.
+   */
   recoverInbound(): Promise<number>;
   /** Messages waiting or running. */
   inboundDepth(): Promise<number>;
@@ -94,7 +99,8 @@ export interface PlatformStore {
   /**
    * Up to `limit` of the platform's due messages (`queued`, next attempt ≤ now, the oldest unsent
    * of their chat), now `sending`, claimed by `claimer` (a process id; this process's by default).
-   * Per platform: a platform that is not running keeps its queue.
+   * Per platform: a platform that is not running keeps its queue. On PostgreSQL a `sending` row
+   * whose lease lapsed (its worker died mid-send) is due again too.
    */
   claimDueOutbox(platform: PlatformName, now: number, limit: number, claimer?: number): Promise<OutboxRecord[]>;
   markSent(id: number, sentMessageId: string | null): Promise<void>;
@@ -105,7 +111,8 @@ export interface PlatformStore {
   /**
    * `sending` rows whose claimer is not alive (it died mid-send) back to `queued`; how many. A row
    * another live process is sending (`iris send` while the gateway starts) is left to it.
-   * Without `isAlive`, every claimer counts as dead.
+   * Without `isAlive`, every claimer counts as dead. On PostgreSQL a row whose lease lapsed is put
+   * back too, and a row claimed on another host under a live lease never is.
    */
   recoverOutbox(isAlive?: (pid: number) => boolean): Promise<number>;
   /** The soonest next attempt of a queued message, if any (the drain's timer). */

@@ -1,25 +1,18 @@
-// PR threads on a real SQLite file: created on the first patch with defaults, patched field by
-// field, booleans and nulls round-tripped, the time from the store's clock.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { openSqliteStore } from './sqlite-store.js';
+// PR threads on both stores (SQLite and PostgreSQL): created on the first patch with defaults,
+// patched field by field, booleans and nulls round-tripped, the time from the store's clock.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { Store } from './types.js';
 
 const KEY = 'github:octo/widgets#12';
 
-describe('store.prThreads', () => {
-  let dir: string;
+describe.each(STORE_BACKENDS)('store.prThreads ($name)', (backend) => {
+  const stores = useStores(backend);
   let store: Store;
   let clock = 5_000;
   beforeEach(async () => {
-    dir = await makeTempDir('iris-threads-');
     clock = 5_000;
-    store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock });
-  });
-  afterEach(async () => {
-    await store.close();
-    await removeDir(dir);
+    store = await stores.open({ now: () => clock });
   });
 
   it('get of a missing thread is undefined', async () => {
@@ -87,7 +80,7 @@ describe('store.prThreads', () => {
   it('survives a reopen', async () => {
     await store.prThreads.update('reviews', KEY, { reviewedSha: 'abc', paused: true });
     await store.close();
-    store = await openSqliteStore(join(dir, 'state.db'), { now: () => clock });
+    store = await stores.reopen({ now: () => clock });
     expect(await store.prThreads.get('reviews', KEY)).toMatchObject({ reviewedSha: 'abc', paused: true, updatedAt: 5_000 });
   });
 

@@ -3,7 +3,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { PrThread, PrThreadPatch, PrThreads } from './pr-thread-types.js';
 
-type Row = {
+/** A row of pr_threads (shared with pg/pg-pr-threads.ts). */
+export type PrThreadRow = {
   route: string;
   pr_key: string;
   session_id: string | null;
@@ -14,7 +15,7 @@ type Row = {
   updated_at: number;
 };
 
-const toThread = (row: Row): PrThread => ({
+export const toThread = (row: PrThreadRow): PrThread => ({
   route: row.route,
   prKey: row.pr_key,
   sessionId: row.session_id,
@@ -26,7 +27,7 @@ const toThread = (row: Row): PrThread => ({
 });
 
 /** Column per patch field: the one list the upsert is built from. */
-const COLUMNS = {
+export const PR_THREAD_COLUMNS = {
   sessionId: 'session_id',
   reviewedSha: 'reviewed_sha',
   summaryCommentId: 'summary_comment_id',
@@ -35,15 +36,15 @@ const COLUMNS = {
 } as const satisfies Record<keyof PrThreadPatch, string>;
 
 export function createSqlitePrThreads(db: BetterSqlite3.Database, now: () => number, guarded: <T>(work: () => T) => Promise<T>): PrThreads {
-  const get = db.prepare<[string, string], Row>('SELECT * FROM pr_threads WHERE route = ? AND pr_key = ?');
+  const get = db.prepare<[string, string], PrThreadRow>('SELECT * FROM pr_threads WHERE route = ? AND pr_key = ?');
   const insert = db.prepare<[string, string, number]>('INSERT INTO pr_threads (route, pr_key, updated_at) VALUES (?, ?, ?) ON CONFLICT (route, pr_key) DO NOTHING');
   const prune = db.prepare<[number]>('DELETE FROM pr_threads WHERE updated_at < ? AND paused = 0');
   // One statement per set of patched fields, made once.
   const updates = new Map<string, BetterSqlite3.Statement>();
-  const update = db.transaction((route: string, prKey: string, patch: PrThreadPatch): Row => {
+  const update = db.transaction((route: string, prKey: string, patch: PrThreadPatch): PrThreadRow => {
     const at = now();
     insert.run(route, prKey, at);
-    const fields = (Object.keys(COLUMNS) as Array<keyof PrThreadPatch>).filter((key) => patch[key] !== undefined);
+    const fields = (Object.keys(PR_THREAD_COLUMNS) as Array<keyof PrThreadPatch>).filter((key) => patch[key] !== undefined);
     const values = fields.map((key) => {
       const value = patch[key];
       return typeof value === 'boolean' ? Number(value) : value;
@@ -51,7 +52,7 @@ export function createSqlitePrThreads(db: BetterSqlite3.Database, now: () => num
     const shape = fields.join(',');
     let statement = updates.get(shape);
     if (statement === undefined) {
-      const sets = [...fields.map((key) => `${COLUMNS[key]} = ?`), 'updated_at = ?'].join(', ');
+      const sets = [...fields.map((key) => `${PR_THREAD_COLUMNS[key]} = ?`), 'updated_at = ?'].join(', ');
       statement = db.prepare(`UPDATE pr_threads SET ${sets} WHERE route = ? AND pr_key = ?`);
       updates.set(shape, statement);
     }

@@ -1,19 +1,13 @@
-// Skill loads and their usage summary, in a real state.db.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { openSqliteStore } from './sqlite-store.js';
+// Skill loads and their usage summary, on both stores (SQLite and PostgreSQL).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { Store } from './types.js';
 
-let dir: string;
+describe.each(STORE_BACKENDS)('$name', (backend) => {
+const stores = useStores(backend);
 let store: Store;
 beforeEach(async () => {
-  dir = await makeTempDir('iris-store-');
-  store = await openSqliteStore(join(dir, 'state.db'));
-});
-afterEach(async () => {
-  await store.close();
-  await removeDir(dir);
+  store = await stores.open();
 });
 
 describe('skill loads', () => {
@@ -48,4 +42,5 @@ describe('skill loads', () => {
     await expect(store.skillLoads.record('', null, 1)).rejects.toMatchObject({ code: 'invalid' });
     await expect(store.skillLoads.record('deploy', null, 1.5)).rejects.toMatchObject({ code: 'invalid' });
   });
+});
 });

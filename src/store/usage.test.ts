@@ -1,23 +1,14 @@
-// Usage records and the grouped summary, in a real state.db.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { openSqliteStore } from './sqlite-store.js';
+// Usage records and the grouped summary, on both stores (SQLite and PostgreSQL).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { Store, UsageRecord, UsageRow } from './types.js';
 import { compareUsageRows } from './usage-queries.js';
 
-let dir: string;
-let path: string;
-let store: Store;
-beforeEach(async () => {
-  dir = await makeTempDir('iris-store-');
-  path = join(dir, 'state.db');
-  store = await openSqliteStore(path);
-});
-afterEach(async () => {
-  await store.close();
-  await removeDir(dir);
-});
+/** What each database says when a usage row names no stored session. */
+const UNKNOWN_SESSION_DETAIL = {
+  sqlite: 'FOREIGN KEY constraint failed',
+  postgres: 'insert or update on table "usage" violates foreign key constraint "usage_session_id_fkey"',
+} as const;
 
 const call = (fields: Partial<UsageRecord> & Pick<UsageRecord, 'provider' | 'model' | 'task'>): UsageRecord => ({
   sessionId: null,
@@ -38,6 +29,15 @@ const CALLS: readonly UsageRecord[] = [
   call({ provider: 'custom', model: 'llama-3.3-70b', task: 'compression', at: 5_000, inputTokens: 4000, outputTokens: 400, costUsd: null }),
   call({ provider: 'custom', model: 'llama-3.3-70b', task: 'main', at: 6_000, inputTokens: 100, outputTokens: 10, costUsd: null }),
 ];
+
+describe.each(STORE_BACKENDS)('$name', (backend) => {
+const stores = useStores(backend);
+let store: Store;
+let path: string;
+beforeEach(async () => {
+  store = await stores.open();
+  path = store.location;
+});
 
 async function seed(records: readonly UsageRecord[] = CALLS): Promise<void> {
   for (const record of records) await store.recordUsage(record);
@@ -127,7 +127,7 @@ describe('usageSummary', () => {
     expect(await store.usageSummary({ by: 'model' })).toMatchObject([{ key: 'openai · gpt-5-mini', calls: 1, costUsd: 0, unpricedCalls: 0 }]);
     await expect(store.recordUsage(call({ sessionId: 's_gone', provider: 'openai', model: 'gpt-5', task: 'main' }))).rejects.toMatchObject({
       code: 'not_found',
-      message: `${path}: no such session (FOREIGN KEY constraint failed)`,
+      message: `${path}: no such session (${UNKNOWN_SESSION_DETAIL[backend.name]})`,
     });
   });
 
@@ -146,6 +146,7 @@ describe('usageSummary', () => {
     });
     expect(await store.usageSummary({ by: 'model' })).toEqual([]);
   });
+});
 });
 
 describe('compareUsageRows', () => {
