@@ -1,7 +1,6 @@
 // Which store a process opens: PostgreSQL when `store.url` (or IRIS_STORE_URL, which wins) is a
 // postgres:// URL, else SQLite at $IRIS_HOME/state.db. Every command and the gateway open the
 // store through here, so they all agree on where state lives.
-import type { Config } from '../config/schema.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 import type { Store } from './types.js';
 
@@ -11,8 +10,11 @@ export type StoreTarget =
   | { readonly backend: 'sqlite'; readonly path: string }
   | { readonly backend: 'postgres'; readonly url: string; readonly leaseSeconds: number };
 
+/** config.yaml's `store` section as the config layer validated it (the store does not import the config). */
+export type StoreSettings = { readonly store: { readonly url: string; readonly lease_seconds: number } };
+
 /** Pure: where the store is, from the environment and the config (an unreadable config counts as none). */
-export function storeTarget(statePath: string, env: Readonly<Record<string, string | undefined>>, config?: Pick<Config, 'store'>): StoreTarget {
+export function storeTarget(statePath: string, env: Readonly<Record<string, string | undefined>>, config?: StoreSettings): StoreTarget {
   const fromEnv = env[STORE_URL_ENV]?.trim();
   const url = fromEnv || config?.store.url || '';
   if (url === '') return { backend: 'sqlite', path: statePath };

@@ -9,7 +9,7 @@ import type { Store } from '../types.js';
 import type { PgContext } from './pg-context.js';
 import { startLeaseRenewer } from './pg-leases.js';
 import { migratePg, newerPgSchemaError, PG_SCHEMA_VERSION, readPgSchemaVersion } from './pg-migrations.js';
-import { createPgPool, redactStoreUrl, toPgStoreError } from './pg-pool.js';
+import { createPgPool, redactStoreUrl, sqlState, toPgStoreError } from './pg-pool.js';
 import { createPgRateLimits } from './pg-rate-limits.js';
 import { createPgSessions } from './pg-sessions.js';
 import { createPgSkillLoads } from './pg-skill-loads.js';
@@ -63,7 +63,12 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
   };
   try {
     await guarded(async () => {
-      if (options.schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+      if (options.schema !== undefined) {
+        // IF NOT EXISTS still races: two processes creating it at once, one fails on the catalog's key.
+        await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`).catch((err: unknown) => {
+          if (sqlState(err) !== '23505' && sqlState(err) !== '42P06') throw err;
+        });
+      }
       const found = await readPgSchemaVersion(pool, where);
       if (found > PG_SCHEMA_VERSION) throw newerPgSchemaError(where, found);
       if (found < PG_SCHEMA_VERSION) {
