@@ -52,3 +52,10 @@ export async function adminQuery(sql: string, values: unknown[] = [], url: strin
 export async function dropSchema(schema: string, url: string = PG_TEST_URL): Promise<void> {
   await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`, [], url);
 }
+
+/** The URL of one schema of the database at `url` (create it first: a missing schema would fall back to public). */
+export function schemaUrl(schema: string, url: string = PG_TEST_URL): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', `-c search_path=${schema}`);
+  return parsed.toString();
+}
