@@ -95,13 +95,6 @@ export function insertStatement(table: string, columns: readonly string[], rows:
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
 }
 
-/** Splits `items` into runs of at most `size`. */
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** The tables whose copied count differs from the source's; empty when every table matches. */
 export function countMismatches(source: Readonly<Record<string, number>>, target: Readonly<Record<string, number>>): string[] {
   return Object.keys(source).filter((name) => source[name] !== target[name]).map((name) => `${name}: ${source[name]} in SQLite, ${target[name] ?? 'none'} in PostgreSQL`);
