@@ -117,6 +117,14 @@ describe('iris store status and migrate on PostgreSQL', () => {
     noSecret(status);
   });
 
+  it('iris doctor probes PostgreSQL and names it, without the password', async () => {
+    expect((await iris(['store', 'migrate'], { IRIS_STORE_URL: url })).code).toBe(0);
+    const run = await iris(['doctor', '--offline', '--json'], { IRIS_STORE_URL: url });
+    const store = (JSON.parse(run.stdout) as { checks: { id: string }[] }).checks.find((check) => check.id === 'store');
+    expect(store).toEqual({ id: 'store', name: 'store', status: 'ok', finding: `PostgreSQL at postgres://[redacted]@127.0.0.1:5432/test?options=-c%20search_path%3D${schema} answers, schema version 8 (current)` });
+    noSecret(run);
+  });
+
   it('an unreachable server is one line and exit 1, without the password', async () => {
     const run = await iris(['store', 'status'], { IRIS_STORE_URL: 'postgres://postgres:secret@127.0.0.1:1/test' });
     expect(run.code).toBe(1);
