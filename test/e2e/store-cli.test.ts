@@ -107,6 +107,13 @@ describe('iris store status and migrate on PostgreSQL', () => {
     for (const run of [before, first, second, after]) noSecret(run);
   });
 
+  it('via IRIS_STORE_URL in $IRIS_HOME/.env, as every process reads it', async () => {
+    await writeFile(join(home, '.env'), `IRIS_STORE_URL=${url}\n`, { mode: 0o600 });
+    const run = await iris(['store', 'migrate']);
+    expect(run).toEqual({ code: 0, stderr: '', stdout: `migrated ${shown} from schema version 0 to 8\n` });
+    await expect(readFile(statePath())).rejects.toThrow(/ENOENT/);
+  });
+
   it('via config.yaml store.url, as JSON', async () => {
     await writeFile(join(home, 'config.yaml'), `store:\n  url: "${url}"\n`, { mode: 0o600 });
     expect((await iris(['store', 'migrate'])).code).toBe(0);

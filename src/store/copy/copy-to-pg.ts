@@ -44,6 +44,12 @@ const BUSY_TIMEOUT_MS = 5_000;
 
 class CopyMismatch extends Error {}
 
+/** better-sqlite3's errors carry SQLite's result code name (`SQLITE_BUSY`…). */
+function isSqliteError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_');
+}
+
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
@@ -140,6 +146,7 @@ export async function copySqliteToPg(statePath: string, url: string, options: { 
     return { ok: true, source: statePath, target: where, migrated, counts: COPY_TABLES.map((t) => [t.name, source[t.name]!] as const), replaced: decision.replace };
   } catch (err) {
     if (err instanceof CopyMismatch) return { ok: false, code: 'mismatch', message: err.message };
+    if (isSqliteError(err)) return { ok: false, code: 'source', message: `cannot read ${statePath}: ${errorMessage(err)}; nothing was copied` };
     const error = toPgStoreError(err, where);
     if (error.code === 'io' && error.message.startsWith('cannot reach')) return { ok: false, code: 'unreachable', message: error.message };
     return { ok: false, code: 'failed', message: error instanceof StoreError ? error.message : errorMessage(err) };
