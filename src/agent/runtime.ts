@@ -8,7 +8,7 @@ import type { Config } from '../config/schema.js';
 import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
 import { rotationOf } from '../log/rotation.js';
 import { createRoutingDeps } from '../routing/runtime.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openStoreAt, storeTarget } from '../store/open-store.js';
 import type { Store } from '../store/types.js';
 import { createAgent, type Agent } from './agent.js';
 import { decideApproval, type AskUser, type ModelRiskScore } from './approval/decide.js';
@@ -80,7 +80,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const selected = selectTools(toolsetNames, createToolsets({ terminal: { env }, vision, web }));
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
-  const store = options.store ?? (await openSqliteStore(paths.statePath));
+  const store = options.store ?? (await openStoreAt(storeTarget(paths.statePath, env, config)));
 
   const scoreWithModel = async (command: string, cwd: string): Promise<ModelRiskScore> => {
     const result = await callModel('approval', { messages: [{ role: 'user', content: buildApprovalPrompt(command, cwd) }], maxOutputTokens: 200 }, approvalRoutes, routing);

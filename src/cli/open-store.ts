@@ -1,23 +1,11 @@
-// The CLI's way into state.db for commands that only read or tidy what exists (`iris usage`,
-// `iris sessions`): a missing file is "nothing recorded yet", never created; a store failure is
-// one line and exit 1.
+// The CLI's way into the store for commands that only read or tidy what exists (`iris usage`,
+// `iris sessions`): with SQLite, a missing state.db is "nothing recorded yet", never created;
+// PostgreSQL has no missing-file case (opening migrates an empty database, as every process does).
+// A store failure is one line and exit 1.
 import { stat } from 'node:fs/promises';
-import { StoreError, type StoreErrorCode } from '../store/errors.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import type { HomePaths } from '../config/home.js';
 import type { Store } from '../store/types.js';
-import { CliFailure, type CliErrorCode } from './exit-codes.js';
-
-// Until exit-codes.ts knows the store's codes, every store failure is "could not finish" (exit 1).
-const CLI_CODE_BY_STORE_CODE: Readonly<Record<StoreErrorCode, CliErrorCode>> = {
-  corrupt: 'io_error',
-  newer_schema: 'io_error',
-  readonly: 'io_error',
-  busy: 'io_error',
-  not_found: 'io_error',
-  conflict: 'io_error',
-  invalid: 'io_error',
-  io: 'io_error',
-};
+import { cliStoreTarget, withStoreAt } from './store-target.js';
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -29,18 +17,10 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Runs `work` on the store at `statePath`; `missing` answers instead when there is no state.db yet. */
-export async function withExistingStore<T>(statePath: string, work: (store: Store) => Promise<T>, missing: () => T): Promise<T> {
-  if (!(await exists(statePath))) return missing();
-  try {
-    const store = await openSqliteStore(statePath, { mustExist: true });
-    try {
-      return await work(store);
-    } finally {
-      await store.close();
-    }
-  } catch (err) {
-    if (err instanceof StoreError) throw new CliFailure(CLI_CODE_BY_STORE_CODE[err.code], err.message);
-    throw err;
-  }
+/** Runs `work` on the home's store; `missing` answers instead when it is SQLite and there is no state.db yet. */
+export async function withExistingStore<T>(paths: HomePaths, work: (store: Store) => Promise<T>, missing: () => T): Promise<T> {
+  const target = await cliStoreTarget(paths);
+  if (target.backend === 'postgres') return withStoreAt(target, work);
+  if (!(await exists(target.path))) return missing();
+  return withStoreAt(target, work, { mustExist: true });
 }

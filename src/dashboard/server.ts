@@ -13,7 +13,7 @@ import { sendJson } from '../http/send-json.js';
 import { findCatalogModel, contextLengthFor } from '../providers/catalog.js';
 import { setAuxModel, setMainModel, type AuxChange, type MainChange } from '../routing/assignments.js';
 import { parseSince } from '../store/since.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openStoreAt, storeTarget } from '../store/open-store.js';
 import { usageTotalsJson } from '../store/usage-json.js';
 import type { Store } from '../store/types.js';
 import { hasSessionToken, hostAllowed } from './guard.js';
@@ -59,12 +59,16 @@ export function createDashboardHandler(options: DashboardOptions) {
     return loaded.config;
   }
 
-  /** Usage needs state.db; without one nothing has been recorded yet (and none is created). */
+  /** Usage needs the store; without a state.db (SQLite) nothing has been recorded yet (and none is created). */
   async function usageStore(): Promise<Store | undefined> {
     if (store) return store;
-    const exists = await stat(options.paths.statePath).then(() => true, () => false);
-    if (!exists) return undefined;
-    store = await openSqliteStore(options.paths.statePath, { mustExist: true });
+    const loaded = await loadConfig(options.paths);
+    const target = storeTarget(options.paths.statePath, await currentEnv(), loaded.ok ? loaded.config : undefined);
+    if (target.backend === 'sqlite') {
+      const exists = await stat(target.path).then(() => true, () => false);
+      if (!exists) return undefined;
+    }
+    store = await openStoreAt(target, { mustExist: target.backend === 'sqlite' });
     return store;
   }
 

@@ -30,7 +30,9 @@ import { readHomeFacts } from './home-facts.js';
 import { probePlatform } from './platform-probes.js';
 import type { LiveProbe } from './live-probes.js';
 import { findProvidersInUse, type ProviderUse } from './providers-in-use.js';
-import { readStoreFacts } from './store-probe.js';
+import { readPgStoreFacts, readStoreFacts } from './store-probe.js';
+import { storeTarget } from '../store/open-store.js';
+import { PG_SCHEMA_VERSION } from '../store/pg/pg-migrations.js';
 import { readGhFacts, tryBind } from './system-probes.js';
 import { buildReport, fail, type CheckResult, type DoctorReport } from './types.js';
 
@@ -142,8 +144,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const oauth = await loadOAuthView(paths);
   if (oauth.problem) checks.push(fail('auth_file', 'auth.json', oauth.problem, 'fix the file, or remove it and run iris auth add and iris auth login again'));
   if (loaded.ok) checks.push(...(await configuredChecks(loaded.config, env, oauth.view, options, paths)));
-  const storeFacts = await readStoreFacts(paths.statePath);
-  checks.push(checkStore(storeFacts, SCHEMA_VERSION));
+  const target = storeTarget(paths.statePath, env, loaded.ok ? loaded.config : undefined);
+  const storeFacts = target.backend === 'postgres' ? await readPgStoreFacts(target.url) : await readStoreFacts(target.path);
+  checks.push(checkStore(storeFacts, target.backend === 'postgres' ? PG_SCHEMA_VERSION : SCHEMA_VERSION));
   const space = checkStoreSpace(storeFacts);
   if (space) checks.push(space);
   return buildReport(checks);

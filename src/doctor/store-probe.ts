@@ -1,4 +1,5 @@
-// Whether state.db opens and which schema version it carries, without changing anything:
+// Whether the store opens and which schema version it carries, without changing anything.
+// PostgreSQL: a connection and a read of schema_version (readPgStoreFacts). SQLite's state.db:
 // openSqliteStore migrates and narrows modes, and even a read-only SQLite connection to a WAL
 // database creates the -wal and -shm files (with the database's mode) when they are missing. So:
 // with no -wal file the main file holds every commit, and a private in-memory copy of it is read;
@@ -8,6 +9,8 @@ import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { toStoreError } from '../store/errors.js';
 import { readSchemaVersion } from '../store/migrations.js';
+import { readPgSchemaVersion } from '../store/pg/pg-migrations.js';
+import { createPgPool, redactStoreUrl, toPgStoreError } from '../store/pg/pg-pool.js';
 import type { StoreFacts } from './checks/store.js';
 
 // A native addon, loaded at run time as sqlite-store.ts does.
@@ -77,5 +80,19 @@ export async function readStoreFacts(path: string): Promise<StoreFacts> {
   } catch (err) {
     const error = toStoreError(err, path);
     return { kind: 'error', path, code: error.code, message: error.message };
+  }
+}
+
+/** PostgreSQL: connects and reads the schema version, writing nothing. */
+export async function readPgStoreFacts(url: string): Promise<StoreFacts> {
+  const location = redactStoreUrl(url);
+  const pool = createPgPool(url, { max: 1, connectTimeoutMs: BUSY_TIMEOUT_MS });
+  try {
+    return { kind: 'pg_opened', location, version: await readPgSchemaVersion(pool, location) };
+  } catch (err) {
+    const error = toPgStoreError(err, location);
+    return { kind: 'pg_error', location, code: error.code, message: error.message };
+  } finally {
+    await pool.end().catch(() => {});
   }
 }

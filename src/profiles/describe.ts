@@ -10,7 +10,7 @@ import { listSkills, skillsDir } from '../agent/tools/skills/skills.js';
 import { rotationOf } from '../log/rotation.js';
 import { callModel, snapshotRoutes } from '../routing/call-model.js';
 import { createRoutingDeps } from '../routing/runtime.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openStoreAt, storeTarget, type StoreTarget } from '../store/open-store.js';
 import { isDirectory } from './current.js';
 import { buildDescribePrompt, DESCRIBE_FIX, DESCRIBE_SYSTEM, parseDescription } from './describe-prompt.js';
 import { profileExists } from './manage.js';
@@ -27,10 +27,12 @@ export type DescribeOutcome =
   | { readonly ok: true; readonly profile: string; readonly description: string; readonly provider: string; readonly model: string }
   | { readonly ok: false; readonly code: DescribeFailure; readonly message: string };
 
-async function recentTitles(statePath: string): Promise<string[]> {
-  const exists = await stat(statePath).then(() => true, () => false);
-  if (!exists) return [];
-  const store = await openSqliteStore(statePath, { mustExist: true });
+async function recentTitles(target: StoreTarget): Promise<string[]> {
+  if (target.backend === 'sqlite') {
+    const exists = await stat(target.path).then(() => true, () => false);
+    if (!exists) return [];
+  }
+  const store = await openStoreAt(target, { mustExist: target.backend === 'sqlite' });
   try {
     const sessions = await store.listSessions({ limit: RECENT_TITLES });
     return sessions.flatMap((s) => (s.title ? [s.title] : []));
@@ -52,7 +54,7 @@ export async function describeProfile(baseDir: string, name: string, processEnv:
   if (!loaded.ok) return { ok: false, code: 'config', message: loaded.error.message };
   const listed = (await listSkills(skillsDir(paths))) ?? [];
   const skills = listed.flatMap((e) => (e.ok ? [{ name: e.skill.name, description: e.skill.description }] : []));
-  const prompt = buildDescribePrompt({ name, config: loaded.config, skills, sessionTitles: await recentTitles(paths.statePath) });
+  const prompt = buildDescribePrompt({ name, config: loaded.config, skills, sessionTitles: await recentTitles(storeTarget(paths.statePath, env, loaded.config)) });
 
   const oauth = await loadOAuthView(paths);
   const routes = snapshotRoutes(loaded.config, env, oauth.view);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { makeTempDir, removeDir, REPO_ROOT, runIris } from '../helpers/iris.js';
 import { parseJson } from '../helpers/documents.js';
+import { adminQuery, dropSchema, freshSchemaName, PG_TEST_URL } from '../helpers/postgres.js';
 
 /** Not data: what each of these does instead of printing a result. */
 const NOT_DATA: Readonly<Record<string, string>> = {
@@ -39,6 +40,10 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['usage', []],
   ['curator review', []],
   ['store backup', ['$BACKUP']],
+  ['store status', []],
+  ['store migrate', []],
+  // Into a fresh PostgreSQL schema of the test database.
+  ['store copy', ['--to', '$PGURL']],
   ['sessions list', []],
   ['sessions show', ['$SESSION']],
   ['sessions rename', ['$SESSION', 'Renamed']],
@@ -94,8 +99,10 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
 let dir: string;
 let home: string;
 let fake: FakeUpstream;
+const schema = freshSchemaName('iris_json');
 beforeAll(async () => {
   fake = await startFakeUpstream();
+  await adminQuery(`CREATE SCHEMA ${schema}`);
   dir = await makeTempDir();
   home = join(dir, 'home');
   await mkdir(home, { mode: 0o700 });
@@ -103,6 +110,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await runIris(['gateway', 'stop'], { home });
   await fake.close();
+  await dropSchema(schema);
   await removeDir(dir);
 });
 
@@ -188,7 +196,7 @@ describe('--json wherever data is printed', () => {
             '  sms:\n    enabled: true\n    extra:\n      api_base: http://127.0.0.1:1\n      from: "+15550000000"\n      public_url: https://iris.example.com/platforms/sms\n',
         );
       }
-      const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg === '$BACKUP' ? join(dir, 'backup.db') : arg)), '--json'];
+      const argv = [...path.split(' '), ...args.map((arg) => (arg === '$SESSION' ? session : arg === '$BACKUP' ? join(dir, 'backup.db') : arg === '$PGURL' ? `${PG_TEST_URL}?options=-c%20search_path%3D${schema}` : arg)), '--json'];
       const result = await runIris(argv, { home, env });
       let parsed: unknown;
       expect(() => (parsed = parseJson(result.stdout)), `iris ${argv.join(' ')} printed:\n${result.stdout}\n${result.stderr}`).not.toThrow();

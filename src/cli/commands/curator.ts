@@ -8,8 +8,9 @@ import { runCuratorReview } from '../../curator/run.js';
 import { formatArchived } from '../../curator/report.js';
 import { rotationOf } from '../../log/rotation.js';
 import { createRoutingDeps } from '../../routing/runtime.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
+import { openStoreAt } from '../../store/open-store.js';
 import { printData, printJson, printWarning } from '../console.js';
+import { cliStoreTarget } from '../store-target.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 
@@ -32,7 +33,7 @@ export async function curatorReview(options: CuratorReviewOptions): Promise<void
   const loaded = await openConfig(paths);
   const oauth = await loadOAuthView(paths);
   if (oauth.problem) printWarning(oauth.problem);
-  const store = await openSqliteStore(paths.statePath);
+  const store = await openStoreAt(await cliStoreTarget(paths, { env, config: loaded.config }));
   try {
     const outcome = await runCuratorReview(
       {

@@ -8,9 +8,10 @@ import { snapshotRoutes } from '../../routing/call-model.js';
 import { createRoutingDeps } from '../../routing/runtime.js';
 import { StoreError } from '../../store/errors.js';
 import { isKanbanStatus, KANBAN_STATUSES, type KanbanStatus, type KanbanTask } from '../../store/kanban-types.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
+import { openStoreAt } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { printData, printError, printJson, printWarning } from '../console.js';
+import { cliStoreTarget } from '../store-target.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { withExistingStore } from '../open-store.js';
@@ -33,7 +34,7 @@ export function parseStatus(text: string): KanbanStatus {
 async function withBoard<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const paths = await openHome();
   try {
-    const store = await openSqliteStore(paths.statePath);
+    const store = await openStoreAt(await cliStoreTarget(paths));
     try {
       return await work(store);
     } finally {
@@ -71,7 +72,7 @@ export async function kanbanAdd(title: string, options: JsonOption): Promise<voi
 
 export async function kanbanList(options: JsonOption & { status?: string }): Promise<void> {
   const status = options.status === undefined ? undefined : parseStatus(options.status);
-  const tasks = await withExistingStore((await openHome()).statePath, (store) => store.kanban.list(status ? { status } : {}), () => []);
+  const tasks = await withExistingStore(await openHome(), (store) => store.kanban.list(status ? { status } : {}), () => []);
   if (options.json) return printJson(tasks);
   if (tasks.length === 0) return printData(status ? `no tasks in ${status}` : 'the board is empty (iris kanban add "<one-liner>")');
   printData(formatTable(TABLE_HEADER, tasks.map(cells)));
@@ -79,7 +80,7 @@ export async function kanbanList(options: JsonOption & { status?: string }): Pro
 
 export async function kanbanShow(idText: string, options: JsonOption): Promise<void> {
   const id = parseTaskId(idText);
-  const task = await withExistingStore((await openHome()).statePath, (store) => requireTask(store, id), () => {
+  const task = await withExistingStore(await openHome(), (store) => requireTask(store, id), () => {
     throw new CliFailure('not_found', `no kanban task ${id}`);
   });
   if (options.json) return printJson(task);

@@ -32,7 +32,7 @@ export async function pairingList(options: JsonOption & { platform?: string }): 
   const platform = options.platform === undefined ? undefined : parsePlatform(options.platform);
   const now = Date.now();
   const { pending, approved } = await withExistingStore(
-    (await openHome()).statePath,
+    await openHome(),
     async (store) => ({ pending: await store.platforms.pendingPairings(now, platform), approved: await store.platforms.approvedUsers(platform) }),
     () => ({ pending: [], approved: [] }),
   );
@@ -43,7 +43,7 @@ export async function pairingList(options: JsonOption & { platform?: string }): 
 export async function pairingApprove(platformText: string, codeText: string, options: JsonOption): Promise<number> {
   const platform = parsePlatform(platformText);
   const code = normaliseCode(codeText);
-  const approved = await withExistingStore((await openHome()).statePath, (store) => store.platforms.approvePairing(platform, code, Date.now()), () => undefined);
+  const approved = await withExistingStore(await openHome(), (store) => store.platforms.approvePairing(platform, code, Date.now()), () => undefined);
   if (!approved) return refused('unknown_code', `no pending pairing code ${code} on ${platform}: it expired (codes last an hour) or was never issued; iris pairing list shows the pending ones`, options);
   if (options.json) printJson(approvedUserJson(approved));
   else printData(`approved ${userLabel(approved.platform, approved.userId, approved.userName)}`);
@@ -52,7 +52,7 @@ export async function pairingApprove(platformText: string, codeText: string, opt
 
 export async function pairingRevoke(platformText: string, userId: string, options: JsonOption): Promise<number> {
   const platform = parsePlatform(platformText);
-  const revoked = await withExistingStore((await openHome()).statePath, (store) => store.platforms.revokeUser(platform, userId), () => false);
+  const revoked = await withExistingStore(await openHome(), (store) => store.platforms.revokeUser(platform, userId), () => false);
   if (!revoked) return refused('not_approved', `${platform} user ${userId} is not approved; nothing to revoke (iris pairing list shows the approved users)`, options);
   if (options.json) printJson({ platform, user_id: userId, revoked: true });
   else printData(`revoked ${platform} user ${userId}: their messages start no run until they pair again`);

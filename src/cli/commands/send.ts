@@ -10,10 +10,11 @@ import { createPlatformAdapter, isRunnablePlatform } from '../../platforms/regis
 import { replyParts } from '../../platforms/reply-parts.js';
 import { parseSendTarget } from '../../platforms/send-target.js';
 import type { OutboxRecord } from '../../store/platform-types.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
+import { openStoreAt } from '../../store/open-store.js';
 import { createLogger } from '../../log/logger.js';
 import { rotationOf } from '../../log/rotation.js';
 import { printData, printError, printJson } from '../console.js';
+import { cliStoreTarget } from '../store-target.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 
@@ -41,7 +42,7 @@ export async function sendCommand(text: string, options: SendOptions): Promise<n
     throw new CliFailure('usage', target.error.includes('not enabled') ? `${platform} is not enabled: set platforms.${platform}.enabled to true (docs/platforms.md)` : `${platform} has no home_channel: give a chat (--to ${platform}:<chat_id>) or set platforms.${platform}.extra.home_channel`);
   }
 
-  const store = await openSqliteStore(paths.statePath);
+  const store = await openStoreAt(await cliStoreTarget(paths, { env, config }));
   try {
     const ids = await store.platforms.enqueue(replyParts(undefined, platform, target, text, null));
     const gateway = await readGatewayStatus(paths);

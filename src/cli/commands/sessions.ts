@@ -7,6 +7,7 @@ import { parseDuration } from '../../store/duration.js';
 import type { SessionQuery, SessionRecord, SessionSummary, Store } from '../../store/types.js';
 import { printData, printJson } from '../console.js';
 import { confirm } from '../confirm.js';
+import type { HomePaths } from '../../config/home.js';
 import { openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { withExistingStore } from '../open-store.js';
@@ -18,14 +19,14 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** How many sessions prune names before it says "and N more". */
 const PRUNE_SHOWN = 20;
 
-async function statePath(): Promise<string> {
-  return (await openHome()).statePath;
+async function homePaths(): Promise<HomePaths> {
+  return openHome();
 }
 
 /** The store, or a "no session" failure when there is no state.db at all. */
 async function withSessions<T>(name: string, work: (store: Store, session: SessionRecord) => Promise<T>): Promise<T> {
   return withExistingStore(
-    await statePath(),
+    await homePaths(),
     async (store) => {
       const found = await findSession(store, name);
       if (!found.ok) throw new CliFailure('not_found', found.message);
@@ -53,7 +54,7 @@ export function parseLimit(text: string | undefined, fallback: number): number {
 export async function sessionsList(options: { limit?: string; source?: string; json?: boolean }): Promise<void> {
   const limit = parseLimit(options.limit, 20);
   if (options.source !== undefined && options.source.trim() === '') throw new CliFailure('usage', '--source needs a value: cli, webhook, webhook:<route> or a platform name');
-  const rows = await withExistingStore(await statePath(), (store) => store.listSessions({ ...sourceQuery(options.source), limit }), () => []);
+  const rows = await withExistingStore(await homePaths(), (store) => store.listSessions({ ...sourceQuery(options.source), limit }), () => []);
   if (options.json) return printJson(rows.map(sessionJson));
   if (rows.length === 0) return printData(options.source ? `no sessions from ${options.source}` : 'no sessions yet (iris chat starts one)');
   const now = Date.now();
@@ -121,7 +122,7 @@ export async function sessionsPrune(options: { olderThan?: string; yes?: boolean
   const now = Date.now();
   // 0s is "everything not running", including what was touched this very millisecond.
   const query: SessionQuery = age.ms === 0 ? {} : { updatedBefore: now - age.ms };
-  return withExistingStore(await statePath(), async (store) => {
+  return withExistingStore(await homePaths(), async (store) => {
     const old = await store.listSessions(query);
     const candidates = old.filter((session) => session.status !== 'running');
     const running = old.length - candidates.length;

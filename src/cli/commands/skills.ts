@@ -7,7 +7,7 @@ import type { Config } from '../../config/schema.js';
 import type { AskSlot } from '../../routing/strict-answer.js';
 import { sessionlessUsage } from '../../agent/slot-usage.js';
 import { errorMessage } from '../../domain/error-message.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
+import { openStoreAt } from '../../store/open-store.js';
 import type { UsageRecord } from '../../store/types.js';
 import { checkSkillName } from '../../agent/tools/skills/skill-file.js';
 import { listSkills, readSkill, SKILL_FILE, SKILL_FILE_MAX_BYTES, skillsDir } from '../../agent/tools/skills/skills.js';
@@ -20,6 +20,7 @@ import { checkSkillBytes, isSkillLocation, removeSkill, writeSkill } from '../..
 import { rankCandidates, type SearchHit } from '../../skills/search.js';
 import { entryLocation, readSource, type SourceOptions } from '../../skills/source.js';
 import { printData, printJson, printWarning } from '../console.js';
+import { cliStoreTarget } from '../store-target.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { formatTable } from '../table.js';
@@ -63,7 +64,7 @@ function slotAsk(context: Context, oauth: Awaited<ReturnType<typeof loadOAuthVie
 async function recordUsage(paths: HomePaths, record: UsageRecord | undefined): Promise<void> {
   if (!record) return;
   try {
-    const store = await openSqliteStore(paths.statePath);
+    const store = await openStoreAt(await cliStoreTarget(paths));
     try {
       await store.recordUsage(record);
     } finally {

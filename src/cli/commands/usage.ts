@@ -4,6 +4,7 @@ import { parseSince } from '../../store/since.js';
 import type { UsageGroupBy, UsageRow } from '../../store/types.js';
 import { usageTotalsJson } from '../../store/usage-json.js';
 import { printData, printJson } from '../console.js';
+import type { HomePaths } from '../../config/home.js';
 import { openHome } from '../context.js';
 import { formatTable } from '../table.js';
 import { CliFailure } from '../exit-codes.js';
@@ -13,8 +14,8 @@ export const USAGE_GROUPS = ['model', 'task'] as const satisfies readonly UsageG
 
 export type UsageOptions = { since?: string; by: UsageGroupBy; json?: boolean };
 
-function readUsage(statePath: string, since: number | undefined, by: UsageGroupBy): Promise<UsageRow[] | undefined> {
-  return withExistingStore<UsageRow[] | undefined>(statePath, (store) => store.usageSummary({ by, ...(since === undefined ? {} : { since }) }), () => undefined);
+function readUsage(paths: HomePaths, since: number | undefined, by: UsageGroupBy): Promise<UsageRow[] | undefined> {
+  return withExistingStore<UsageRow[] | undefined>(paths, (store) => store.usageSummary({ by, ...(since === undefined ? {} : { since }) }), () => undefined);
 }
 
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -78,7 +79,7 @@ export async function usage(options: UsageOptions): Promise<void> {
     since = parsed.since;
   }
   const paths = await openHome();
-  const rows = await readUsage(paths.statePath, since, options.by);
+  const rows = await readUsage(paths, since, options.by);
   if (options.json) {
     printJson((rows ?? []).map(toJson));
   } else if (rows === undefined || (rows.length === 0 && since === undefined)) {

@@ -6,7 +6,7 @@ import type { HomePaths } from '../../config/home.js';
 import { fail, type Result } from '../../config/result.js';
 import { DELIVER_TARGETS, ROUTE_NAME_PATTERN, type Config } from '../../config/schema.js';
 import { findGateway, listenerBaseUrl } from '../../gateway/address-file.js';
-import { openSqliteStore } from '../../store/sqlite-store.js';
+import { openStoreAt } from '../../store/open-store.js';
 import { deliveryDetail, deliveryRow } from '../../webhook/delivery-view.js';
 import { routeProblems } from '../../webhook/route-checks.js';
 import { platformRouteProblem, platformTargets } from '../../platforms/delivery-target.js';
@@ -14,6 +14,7 @@ import { resolveRoutes, type ResolvedRoute } from '../../webhook/routes.js';
 import { loadSubscriptions, updateSubscriptions, type Subscription } from '../../webhook/subscriptions.js';
 import { signBody } from '../../webhook/verify.js';
 import { printData, printJson, printWarning } from '../console.js';
+import { cliStoreTarget } from '../store-target.js';
 import { deliveryDetailText, deliveryRowText } from '../deliveries-text.js';
 import { openConfig, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -215,7 +216,7 @@ export async function webhookDeliveries(options: DeliveriesOptions): Promise<voi
   if (!Number.isSafeInteger(limit) || limit < 1) throw new CliFailure('usage', `--limit must be a positive whole number (got "${options.limit}")`);
   const showId = options.show === undefined ? undefined : parseEventId(options.show);
   const paths = await openHome();
-  const store = await openSqliteStore(paths.statePath).catch((err: Error) => {
+  const store = await openStoreAt(await cliStoreTarget(paths)).catch((err: Error) => {
     throw new CliFailure('io_error', err.message);
   });
   try {

@@ -22,6 +22,26 @@ describe('checkStore', () => {
   });
 });
 
+describe('checkStore on PostgreSQL', () => {
+  const URL = 'postgres://iris:***@db:5432/iris';
+  it.each([
+    [{ kind: 'pg_opened', location: URL, version: 0 }, 'ok', `PostgreSQL at ${URL} answers; no Iris schema yet (created on first use, or iris store migrate)`],
+    [{ kind: 'pg_opened', location: URL, version: 8 }, 'ok', `PostgreSQL at ${URL} answers, schema version 8 (current)`],
+    [{ kind: 'pg_opened', location: URL, version: 7 }, 'ok', `PostgreSQL at ${URL} answers, schema version 7 (brought to 8 on next use, or iris store migrate)`],
+  ] as const)('%j', (facts, status, finding) => {
+    expect(checkStore(facts, 8)).toEqual({ id: 'store', name: 'store', status, finding });
+  });
+
+  it.each([
+    [{ kind: 'pg_opened', location: URL, version: 9 }, 'fail', `PostgreSQL at ${URL} has schema version 9; this Iris knows up to 8`, 'upgrade Iris (nothing was changed)'],
+    [{ kind: 'pg_error', location: URL, code: 'io', message: `cannot reach PostgreSQL at ${URL}` }, 'fail', `cannot reach PostgreSQL at ${URL}`, 'start PostgreSQL, or correct store.url in config.yaml (IRIS_STORE_URL wins over it)'],
+    [{ kind: 'pg_error', location: URL, code: 'corrupt', message: `${URL} holds tables of another program` }, 'fail', `${URL} holds tables of another program`, 'give Iris a database (or schema) of its own in store.url'],
+    [{ kind: 'pg_error', location: URL, code: 'busy', message: `${URL} is busy` }, 'warn', `${URL} is busy`, 'the database is busy: try again in a moment'],
+  ] as const)('%#: problems', (facts, status, finding, fix) => {
+    expect(checkStore(facts, 8)).toEqual({ id: 'store', name: 'store', status, finding, fix });
+  });
+});
+
 describe('checkStoreSpace', () => {
   const MB = 1048576;
   const opened = (fileBytes: number, walBytes: number, freeBytes: number) => ({ kind: 'opened', path: PATH, version: 3, space: { fileBytes, walBytes, freeBytes } }) as const;

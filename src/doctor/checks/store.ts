@@ -9,7 +9,10 @@ export type StoreSpace = { readonly fileBytes: number; readonly walBytes: number
 export type StoreFacts =
   | { readonly kind: 'absent'; readonly path: string }
   | { readonly kind: 'opened'; readonly path: string; readonly version: number; readonly space?: StoreSpace }
-  | { readonly kind: 'error'; readonly path: string; readonly code: StoreErrorCode; readonly message: string };
+  | { readonly kind: 'error'; readonly path: string; readonly code: StoreErrorCode; readonly message: string }
+  // PostgreSQL (store.url / IRIS_STORE_URL): `location` is the URL without its password.
+  | { readonly kind: 'pg_opened'; readonly location: string; readonly version: number }
+  | { readonly kind: 'pg_error'; readonly location: string; readonly code: StoreErrorCode; readonly message: string };
 
 const ID = 'store';
 
@@ -28,8 +31,32 @@ function errorFix(code: StoreErrorCode, path: string): string {
   }
 }
 
+function pgErrorFix(code: StoreErrorCode): string {
+  switch (code) {
+    case 'corrupt':
+      return 'give Iris a database (or schema) of its own in store.url';
+    case 'newer_schema':
+      return 'upgrade Iris (nothing was changed)';
+    case 'busy':
+      return 'the database is busy: try again in a moment';
+    default:
+      return 'start PostgreSQL, or correct store.url in config.yaml (IRIS_STORE_URL wins over it)';
+  }
+}
+
+/** `knownVersion`: the schema version this Iris knows for the backend the facts are about. */
 export function checkStore(facts: StoreFacts, knownVersion: number): CheckResult {
   switch (facts.kind) {
+    case 'pg_opened':
+      if (facts.version > knownVersion) {
+        return fail(ID, ID, `PostgreSQL at ${facts.location} has schema version ${facts.version}; this Iris knows up to ${knownVersion}`, pgErrorFix('newer_schema'));
+      }
+      if (facts.version === 0) return ok(ID, ID, `PostgreSQL at ${facts.location} answers; no Iris schema yet (created on first use, or iris store migrate)`);
+      return facts.version === knownVersion
+        ? ok(ID, ID, `PostgreSQL at ${facts.location} answers, schema version ${facts.version} (current)`)
+        : ok(ID, ID, `PostgreSQL at ${facts.location} answers, schema version ${facts.version} (brought to ${knownVersion} on next use, or iris store migrate)`);
+    case 'pg_error':
+      return facts.code === 'busy' ? warn(ID, ID, facts.message, pgErrorFix(facts.code)) : fail(ID, ID, facts.message, pgErrorFix(facts.code));
     case 'absent':
       return ok(ID, ID, 'no state.db yet (created on first use)');
     case 'opened':
