@@ -4,7 +4,7 @@ import type { HomePaths } from '../../config/home.js';
 import { backupStore, type BackupResult } from '../../store/backup.js';
 import { copySqliteToPg, type CopyFailure, type CopyResult } from '../../store/copy/copy-to-pg.js';
 import type { StoreTarget } from '../../store/open-store.js';
-import { migrateStore, readStoreStatus, storeLocation, type StoreStatus } from '../../store/store-admin.js';
+import { migrateStore, readStoreStatus, storeLocation, type StoreStatus } from '../store-admin.js';
 import { printData, printError, printJson } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -36,7 +36,7 @@ export async function storeBackup(file: string, options: { force?: boolean; json
 }
 
 // `iris store status|migrate|copy`: which store this home uses, its schema, and moving a SQLite
-// home to PostgreSQL (store/store-admin.ts, store/copy/). Neither prints a store password.
+// home to PostgreSQL (cli/store-admin.ts, store/copy/). Neither prints a store password.
 
 type StoreCommandOptions = { json?: boolean };
 

@@ -1,12 +1,12 @@
 // `iris store status` and `iris store migrate` for either backend: the schema version a store
 // carries (read without writing), the migrations it still needs, and running them on demand.
 import { readPgStoreFacts, readStoreFacts } from '../doctor/store-probe.js';
-import { StoreError } from './errors.js';
-import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
-import type { StoreTarget } from './open-store.js';
-import { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION } from './pg/pg-migrations.js';
-import { createPgPool, redactStoreUrl, toPgStoreError } from './pg/pg-pool.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { StoreError } from '../store/errors.js';
+import { MIGRATIONS, SCHEMA_VERSION, type Migration } from '../store/migrations.js';
+import type { StoreTarget } from '../store/open-store.js';
+import { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../store/pg/pg-migrations.js';
+import { createPgPool, redactStoreUrl, toPgStoreError } from '../store/pg/pg-pool.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
 
 export type StoreStatus = {
   readonly backend: StoreTarget['backend'];

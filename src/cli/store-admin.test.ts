@@ -2,8 +2,8 @@
 // without writing; migrating twice is once).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminQuery, dropSchema, freshSchemaName, PG_TEST_URL } from '../../test/helpers/postgres.js';
-import { MIGRATIONS } from './migrations.js';
-import { PG_MIGRATIONS } from './pg/pg-migrations.js';
+import { MIGRATIONS } from '../store/migrations.js';
+import { PG_MIGRATIONS } from '../store/pg/pg-migrations.js';
 import { migrateStore, pendingMigrations, readStoreStatus } from './store-admin.js';
 
 describe('pendingMigrations', () => {
