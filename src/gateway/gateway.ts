@@ -19,7 +19,7 @@ import { createSlidingWindowLimiter, RATE_LIMIT_DEFAULTS } from '../webhook/rate
 import { createRefusalSampler, REFUSAL_SAMPLING } from '../webhook/refusal-log.js';
 import { routeProblems } from '../webhook/route-checks.js';
 import { resolveRoutes, type ResolvedRoute } from '../webhook/routes.js';
-import { createSubscriptionReader, subscriptionsPath, watchForChanges } from '../webhook/subscriptions.js';
+import { createSubscriptionReader, subscriptionsPath } from '../webhook/subscriptions.js';
 import { deliverEvent } from './deliver-event.js';
 import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
@@ -35,6 +35,7 @@ import { enabledPlatformNames, platformRouteProblem, platformTargets } from '../
 import { startPlatformHost, type PlatformHost } from '../platforms/platform-host.js';
 import { isRunnablePlatform } from '../platforms/registry.js';
 import { withPlatformRoutes } from './platform-routes.js';
+import { createLiveRouteTable } from './route-table.js';
 import { errorMessage } from '../domain/error-message.js';
 import { meteredDeliveries, meteredStore, routeLabel, timedRun } from './metrics/observe.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
@@ -70,7 +71,6 @@ export type GatewayHandle = {
 /** How long a stop waits for runs in flight to record where they stopped. */
 export const STOP_GRACE_MS = 15_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
-const SUBSCRIPTIONS_RECHECK_MS = 1_000;
 /** Accepted events are logged one by one at debug only; at info, as a count a minute. */
 const ACCEPT_SUMMARY_EVERY_MS = 60_000;
 function listenerLog(log: Logger): ListenerLog {
@@ -182,32 +182,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     return { ok: false, code: 'store', problems: [errorMessage(err)] };
   }
 
-  // Subscriptions change while the gateway runs: the table is rebuilt when the file changes, and a
-  // subscription that fails the route checks is left out (with a warning) rather than served.
-  // The file is looked at again only when it may have changed (a watch, and a stat a second).
-  const changes = watchForChanges(subscriptionsPath(paths), SUBSCRIPTIONS_RECHECK_MS);
-  let table = { version: -1, routes: first.routes };
-  const currentRoutes = () => {
-    if (!webhook.enabled) return table.routes;
-    if (!changes.take() && table.version >= 0) return table.routes;
-    const { file, version } = reader.read();
-    if (version !== table.version) {
-      const resolved = resolveRoutes(config, file.subscriptions);
-      const usable = new Map<string, ResolvedRoute>();
-      for (const [name, route] of resolved.routes) {
-        const found = routeProblems(route, extra.host);
-        const platformProblem = route.enabled ? platformRouteProblem(route, targets) : undefined;
-        if (found.length > 0) for (const problem of found) llog.warn({ route: name }, `${problem}; the route is not served`);
-        else if (platformProblem) {
-          llog.warn({ route: name }, `${platformProblem}; the route is disabled (403) until that is fixed`);
-          usable.set(name, { ...route, enabled: false });
-        } else usable.set(name, route);
-      }
-      for (const name of resolved.shadowed) llog.warn({ route: name }, `subscription "${name}" is hidden by the config route of the same name`);
-      table = { version, routes: usable };
-    }
-    return table.routes;
-  };
+  const { currentRoutes, close: closeRouteTable } = createLiveRouteTable({ paths, config, reader, first: first.routes, targets, log: llog });
 
   const refusals = createRefusalSampler({ ...REFUSAL_SAMPLING, nowMs });
   const accepted = new Map<string, number>();
@@ -250,7 +225,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       });
     } catch (err) {
       clearInterval(summaries);
-      changes.close();
+      closeRouteTable();
       await store.close();
       await releasePids();
       return { ok: false, code: 'store', problems: [`the chat platforms could not start: ${errorMessage(err)}`] };
@@ -297,7 +272,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     const listening = await listen(server, extra.host, extra.port);
     if (!listening.ok) {
       clearInterval(summaries);
-      changes.close();
+      closeRouteTable();
       await platforms?.stop(0);
       await store.close();
       await releasePids();
@@ -349,7 +324,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     llog.error({}, `${problem}; nothing was left running`);
     clearInterval(prune);
     clearInterval(summaries);
-    changes.close();
+    closeRouteTable();
     await curator?.stop();
     await undoSteps(
       [unsubscribe, () => removeGatewayAddress(paths), async () => pool?.stop(0), async () => platforms?.stop(0), async () => server && closeServer(server), () => store.close(), releasePids],
@@ -400,7 +375,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       await curator?.stop();
       server?.closeAllConnections();
       await closed;
-      changes.close();
+      closeRouteTable();
       clearInterval(summaries);
       logAccepted();
       if (!settled || !chats.settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
