@@ -6,9 +6,11 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeTelegram } from '../fakes/telegram-api.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { failedStart, postEvent, startGatewayProcess, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { inboundRows, outboxRows, writePlatformConfig } from '../helpers/platforms.js';
 
 const SECRET = 'roles-secret-0123456789abcdef';
 let fake: FakeUpstream;
@@ -140,5 +142,36 @@ describe('--role', () => {
     expect(worker.output).toContain(`a gateway worker is running already for ${home} (pid ${gateway.child.pid})`);
     const status = await runIris(['gateway', 'status', '--json'], { home });
     expect(JSON.parse(status.stdout)).not.toHaveProperty('worker');
+  });
+});
+
+describe('--role with a chat platform (Telegram)', () => {
+  const TOKEN = '123456789:AAF-fake_token_for_tests_0123456789ab';
+  const ALICE = 111_111;
+
+  it('a worker alone receives nothing; the listener receives and stores, the worker answers and sends', async () => {
+    const telegram = await startFakeTelegram({ token: TOKEN });
+    try {
+      fake.script('main-m', { kind: 'echo', prefix: 'Re: ' });
+      await writePlatformConfig(home, `  telegram:\n    enabled: true\n    extra:\n      api_base: ${telegram.url}\n      poll_timeout: 1\n      allowed_users: ["${ALICE}"]\n`);
+      const env = { ...modelEnv(), TELEGRAM_BOT_TOKEN: TOKEN };
+      const worker = await startGatewayProcess(home, env, 15_000, ['--role', 'worker']);
+      running.push(worker);
+      telegram.pushMessage({ chatId: ALICE, userId: ALICE, text: 'Is the build green?' });
+      await sleep(1_500);
+      expect(telegram.calls('getUpdates')).toEqual([]);
+      expect(worker.output()).not.toContain('platform telegram');
+
+      const listener = await startGatewayProcess(home, env, 15_000, ['--role', 'listener']);
+      running.push(listener);
+      expect(listener.output()).toContain('  platform telegram:');
+      const sent = await telegram.waitForSent(1, 15_000);
+      expect(sent.map((m) => [m.chat_id, m.text])).toEqual([[String(ALICE), 'Re: Is the build green?']]);
+      expect(inboundRows(home).map((r) => [r.text, r.state])).toEqual([['Is the build green?', 'answered']]);
+      await waitFor(() => (outboxRows(home)[0]?.state === 'sent' ? true : undefined), 10_000, 'the outbox row sent');
+    } finally {
+      for (const gateway of running.splice(0)) await gateway.stop('SIGKILL');
+      await telegram.close();
+    }
   });
 });
