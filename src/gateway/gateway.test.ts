@@ -179,4 +179,25 @@ describe('startGateway by role', () => {
     await (started as GatewayHandle).stop('test');
     expect(unsubscribed).toBe(1);
   });
+
+  it('with a chat platform, a worker also subscribes to the inbound and outbox wakes, and builds its adapter without receiving', async () => {
+    await writeFile(
+      join(paths.dir, 'config.yaml'),
+      `model:\n  provider: openai\n  default: main-m\nplatforms:\n  webhook:\n    enabled: false\n    extra:\n      host: 127.0.0.1\n      port: ${port}\n  telegram:\n    enabled: true\n    extra:\n      api_base: http://127.0.0.1:9\n      allowed_users: ["1"]\n`,
+      { mode: 0o600 },
+    );
+    const subscribed: string[] = [];
+    const open = async (path: string): Promise<Store> => {
+      const real = await openSqliteStore(path);
+      const wakeups = { subscribe: (channel: string) => Promise.resolve(void subscribed.push(channel)).then(() => async () => {}) };
+      return new Proxy(real, { get: (target, key, receiver) => (key === 'wakeups' ? wakeups : (Reflect.get(target, key, receiver) as unknown)) });
+    };
+    const printed: string[] = [];
+    const started = await startGateway({ paths, env: { TELEGRAM_BOT_TOKEN: '123456789:AAF-fake_token_for_tests_0123456789ab' }, role: 'worker', openStore: open, print: (line) => printed.push(line) });
+    expect(started.ok).toBe(true);
+    expect(subscribed).toEqual(['inbound', 'outbox', 'inbox']);
+    expect(printed.join('\n')).not.toContain('platform telegram');
+    expect(existsSync(join(paths.dir, 'gateway.platforms.json'))).toBe(false);
+    await (started as GatewayHandle).stop('test');
+  });
 });
