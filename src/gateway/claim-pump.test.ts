@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { claimRetryDelay, createClaimPump } from './claim-pump.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -84,5 +84,31 @@ describe('createClaimPump', () => {
 
   it('claim retries double and stop at the cap', () => {
     expect([1, 2, 3, 8, 50].map((n) => claimRetryDelay(n, { firstMs: 100, maxMs: 1_000 }))).toEqual([100, 200, 400, 1_000, 1_000]);
+  });
+
+  it('poll: claims on its own every interval once asked to (work another process added), never before, and no more after stop', async () => {
+    vi.useFakeTimers();
+    try {
+      const queue: number[] = [];
+      const done: number[] = [];
+      const pump = createClaimPump<number>({ concurrency: 1, claim: () => Promise.resolve(queue.shift()), run: (item) => Promise.resolve(void done.push(item)), onClaimError: () => {} });
+      queue.push(1);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(done).toEqual([]); // not polling yet: nothing claims without a wake
+      pump.poll(1_000);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(done).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(done).toEqual([1]);
+      queue.push(2);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(done).toEqual([1, 2]);
+      await pump.stop(10);
+      queue.push(3);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(done).toEqual([1, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

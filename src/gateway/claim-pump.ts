@@ -32,6 +32,7 @@ export function createClaimPump<T>(options: ClaimPumpOptions<T>) {
   let pumpAgain = false;
   let claimFailures = 0;
   let retryTimer: NodeJS.Timeout | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
 
   function retryClaimLater(err: unknown): void {
     claimFailures++;
@@ -88,6 +89,15 @@ export function createClaimPump<T>(options: ClaimPumpOptions<T>) {
     wake: (): void => void pump(),
     /** Claims what fits now; resolves once those claims are made (their work runs on). */
     claimNow: pump,
+    /**
+     * From now on also claims every `everyMs`, for work nobody woke it for (added by another
+     * process). Started by the owner once its start-time recovery is done, never before.
+     */
+    poll: (everyMs: number): void => {
+      if (pollTimer || stopping.signal.aborted) return;
+      pollTimer = setInterval(() => void pump(), everyMs);
+      pollTimer.unref();
+    },
     track,
     signal: stopping.signal,
     active: () => active,
@@ -96,6 +106,8 @@ export function createClaimPump<T>(options: ClaimPumpOptions<T>) {
       stopping.abort();
       clearTimeout(retryTimer);
       retryTimer = undefined;
+      clearInterval(pollTimer);
+      pollTimer = undefined;
       let timer: NodeJS.Timeout | undefined;
       const settled = await Promise.race([
         Promise.allSettled([...inFlight]).then(() => true),

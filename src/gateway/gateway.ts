@@ -1,7 +1,8 @@
-// The long-running gateway: checks everything first (no partial start), then holds the pid file,
+// The long-running gateway: checks everything first (no partial start), then holds the pid files,
 // the store, the webhook listener and the worker pool. Stopping closes the listener, lets runs in
-// flight reach a safe point, and leaves the rest in the inbox for the next start.
-import { createServer, type Server } from 'node:http';
+// flight reach a safe point, and leaves the rest in the inbox for the next start. Its role
+// (role.ts) says which of these run here: a listener takes work in, a worker does it, `all` both.
+import type { Server } from 'node:http';
 import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import type { Config } from '../config/schema.js';
@@ -10,19 +11,22 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { rotationOf } from '../log/rotation.js';
 import { mainRoute } from '../routing/resolve.js';
 import { createRoutingDeps } from '../routing/runtime.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { openStoreAt, storeTarget } from '../store/open-store.js';
 import type { Store } from '../store/types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { createWebhookHandler, DEDUP_WINDOW_MS, type ListenerLog } from '../webhook/listener.js';
-import { createSlidingWindowLimiter } from '../webhook/rate-limit.js';
+import { createSlidingWindowLimiter, RATE_LIMIT_DEFAULTS } from '../webhook/rate-limit.js';
 import { createRefusalSampler, REFUSAL_SAMPLING } from '../webhook/refusal-log.js';
 import { routeProblems } from '../webhook/route-checks.js';
 import { resolveRoutes, type ResolvedRoute } from '../webhook/routes.js';
-import { createSubscriptionReader, subscriptionsPath, watchForChanges } from '../webhook/subscriptions.js';
+import { createSubscriptionReader, subscriptionsPath } from '../webhook/subscriptions.js';
 import { deliverEvent } from './deliver-event.js';
 import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
-import { claimPidFile, releasePidFile } from './pid-file.js';
+import { claimPidFiles, releasePidFiles } from './pid-file.js';
+import { closeServer, createGatewayServer, listen, listenProblem } from './http-server.js';
+import { DEFAULT_GATEWAY_ROLE, ROLE_PLANS, WORK_POLL_MS, WORKER_PID_FILE, type GatewayRole } from './role.js';
+import { subscribeWakes } from './wakes.js';
 import { createPrForges } from './pr-forges.js';
 import { runWebhookEvent } from './run-event.js';
 import { startCuratorSchedule, type CuratorScheduleHandle } from './curator-schedule.js';
@@ -31,6 +35,7 @@ import { enabledPlatformNames, platformRouteProblem, platformTargets } from '../
 import { startPlatformHost, type PlatformHost } from '../platforms/platform-host.js';
 import { isRunnablePlatform } from '../platforms/registry.js';
 import { withPlatformRoutes } from './platform-routes.js';
+import { createLiveRouteTable } from './route-table.js';
 import { errorMessage } from '../domain/error-message.js';
 import { meteredDeliveries, meteredStore, routeLabel, timedRun } from './metrics/observe.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
@@ -42,15 +47,22 @@ export type GatewayOptions = {
   readonly nowMs?: () => number;
   /** Where start-up lines go besides gateway.log (the terminal). */
   readonly print?: (line: string) => void;
-  /** Opens the store; default: SQLite at $IRIS_HOME/state.db, its WAL checkpointed from a worker thread. */
+  /**
+   * Opens the store; default: the configured one (store.url / IRIS_STORE_URL: PostgreSQL), else
+   * SQLite at $IRIS_HOME/state.db with its writer thread.
+   */
   readonly openStore?: (statePath: string) => Promise<Store>;
+  /** What this process does (default `all`). */
+  readonly role?: GatewayRole;
 };
 
 export type StartFailure = { readonly ok: false; readonly code: 'config' | 'running' | 'port_in_use' | 'listen' | 'store'; readonly problems: readonly string[] };
 
 export type GatewayHandle = {
   readonly ok: true;
-  readonly url: string;
+  readonly role: GatewayRole;
+  /** Where the listener answers; undefined for a worker alone. */
+  readonly url: string | undefined;
   readonly routes: readonly ResolvedRoute[];
   /** Stops everything; resolves when the process may exit. */
   stop(reason: string): Promise<void>;
@@ -59,15 +71,8 @@ export type GatewayHandle = {
 /** How long a stop waits for runs in flight to record where they stopped. */
 export const STOP_GRACE_MS = 15_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
-const SUBSCRIPTIONS_RECHECK_MS = 1_000;
 /** Accepted events are logged one by one at debug only; at info, as a count a minute. */
 const ACCEPT_SUMMARY_EVERY_MS = 60_000;
-/**
- * How often Node looks for requests past headersTimeout and requestTimeout. Those are enforced
- * only at this check (30 s by default), so slow headers were cut 10 to 40 s in, not at 10 s.
- */
-const CONNECTIONS_CHECK_EVERY_MS = 1_000;
-
 function listenerLog(log: Logger): ListenerLog {
   return {
     debug: (fields, message) => log.debug(fields, message),
@@ -77,37 +82,6 @@ function listenerLog(log: Logger): ListenerLog {
   };
 }
 
-
-function serverTimeouts(server: Server, bodyTimeoutMs: number): void {
-  // A slow or stalled client cannot hold a socket for long: headers within 10 s (and at most
-  // CONNECTIONS_CHECK_EVERY_MS more), the whole request shortly after the body deadline (the
-  // handler answers 408 at the deadline itself), idle keep-alive sockets closed after 5 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = bodyTimeoutMs + 5_000;
-  server.keepAliveTimeout = 5_000;
-  server.timeout = bodyTimeoutMs + 10_000;
-  server.maxHeadersCount = 100;
-  server.maxConnections = 1_024;
-}
-
-function listen(server: Server, host: string, port: number): Promise<{ ok: true; port: number } | { ok: false; code: string; message: string }> {
-  return new Promise((resolve) => {
-    const onError = (err: NodeJS.ErrnoException) => resolve({ ok: false, code: err.code ?? 'unknown', message: err.message });
-    server.once('error', onError);
-    server.listen({ host, port }, () => {
-      server.off('error', onError);
-      const address = server.address();
-      resolve({ ok: true, port: typeof address === 'object' && address ? address.port : port });
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
 
 /** Runs every step even when one fails (each failure is logged), so one cannot strand the rest. */
 async function undoSteps(steps: ReadonlyArray<() => Promise<unknown>>, log: ListenerLog): Promise<void> {
@@ -126,6 +100,8 @@ function enabledRouteProblems(config: Readonly<Config>, routes: readonly Resolve
 
 export async function startGateway(options: GatewayOptions): Promise<GatewayHandle | StartFailure> {
   const { paths, env } = options;
+  const role = options.role ?? DEFAULT_GATEWAY_ROLE;
+  const plan = ROLE_PLANS[role];
   const nowMs = options.nowMs ?? Date.now;
   const print = options.print ?? (() => {});
   const loaded = await loadConfig(paths);
@@ -164,8 +140,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const routes = [...resolved.routes.values()].map((route) => (route.enabled && platformRouteProblem(route, targets) ? { ...route, enabled: false } : route));
   const first = { routes: new Map(routes.map((route) => [route.name, route])) };
   const problems = [...webhookProblems, ...enabledRouteProblems(config, routes)];
-  // Every run needs the main model; without one each accepted event would fail.
-  if (!mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
+  // Every run needs the main model; without one each accepted event would fail. A listener alone
+  // runs nothing: its workers' homes need the model.
+  if (plan.works && !mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
   if (problems.length > 0) return { ok: false, code: 'config', problems };
 
   // Buffered writes: a line per accepted event must not cost a write syscall on the request path.
@@ -183,44 +160,29 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   // through the seams they already have (usage records, delivery outcomes, the run's result).
   // Made before anything is held, so a failure here leaves nothing to undo.
   let store: Store; // opened below; the listener, and so a scrape, comes after it
-  const metrics = extra.metrics ? await createPrometheusMetrics({ inboxDepth: () => store.webhooks.depth() }) : undefined;
+  // Served by the listener: a worker alone has no port, so it keeps none.
+  const metrics = extra.metrics && plan.listens ? await createPrometheusMetrics({ inboxDepth: () => store.webhooks.depth() }) : undefined;
 
-  const claim = await claimPidFile(paths);
-  if (!claim.ok) return { ok: false, code: 'running', problems: [`a gateway is running already for ${paths.dir} (pid ${claim.pid}); stop it with iris gateway stop`] };
+  const claim = await claimPidFiles(paths, plan.pidFiles);
+  if (!claim.ok) {
+    const problem =
+      claim.file === WORKER_PID_FILE
+        ? `a gateway worker is running already for ${paths.dir} (pid ${claim.pid}); a home has one worker (role worker or all): stop it with iris gateway stop`
+        : `a gateway is running already for ${paths.dir} (pid ${claim.pid}); stop it with iris gateway stop`;
+    return { ok: false, code: 'running', problems: [problem] };
+  }
+  const releasePids = () => releasePidFiles(paths, plan.pidFiles);
 
   try {
-    store = await (options.openStore ?? ((path: string) => openSqliteStore(path, { server: true })))(paths.statePath);
+    const openConfigured = (statePath: string) =>
+      openStoreAt(storeTarget(statePath, env, config), { server: true, onBackgroundError: (err) => llog.error({ err: errorMessage(err) }, 'store background task failed (a lease renewal); runs it held may be taken over by another worker') });
+    store = await (options.openStore ?? openConfigured)(paths.statePath);
   } catch (err) {
-    await releasePidFile(paths);
+    await releasePids();
     return { ok: false, code: 'store', problems: [errorMessage(err)] };
   }
 
-  // Subscriptions change while the gateway runs: the table is rebuilt when the file changes, and a
-  // subscription that fails the route checks is left out (with a warning) rather than served.
-  // The file is looked at again only when it may have changed (a watch, and a stat a second).
-  const changes = watchForChanges(subscriptionsPath(paths), SUBSCRIPTIONS_RECHECK_MS);
-  let table = { version: -1, routes: first.routes };
-  const currentRoutes = () => {
-    if (!webhook.enabled) return table.routes;
-    if (!changes.take() && table.version >= 0) return table.routes;
-    const { file, version } = reader.read();
-    if (version !== table.version) {
-      const resolved = resolveRoutes(config, file.subscriptions);
-      const usable = new Map<string, ResolvedRoute>();
-      for (const [name, route] of resolved.routes) {
-        const found = routeProblems(route, extra.host);
-        const platformProblem = route.enabled ? platformRouteProblem(route, targets) : undefined;
-        if (found.length > 0) for (const problem of found) llog.warn({ route: name }, `${problem}; the route is not served`);
-        else if (platformProblem) {
-          llog.warn({ route: name }, `${platformProblem}; the route is disabled (403) until that is fixed`);
-          usable.set(name, { ...route, enabled: false });
-        } else usable.set(name, route);
-      }
-      for (const name of resolved.shadowed) llog.warn({ route: name }, `subscription "${name}" is hidden by the config route of the same name`);
-      table = { version, routes: usable };
-    }
-    return table.routes;
-  };
+  const { currentRoutes, close: closeRouteTable } = createLiveRouteTable({ paths, config, reader, first: first.routes, targets, log: llog });
 
   const refusals = createRefusalSampler({ ...REFUSAL_SAMPLING, nowMs });
   const accepted = new Map<string, number>();
@@ -256,65 +218,70 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         log: llog,
         nowMs,
         concurrency: extra.concurrency,
+        parts: { receives: plan.listens, works: plan.works },
         ...(metrics ? { onConnection: metrics.platformConnected, onOutbox: metrics.outboxSend } : {}),
         // /sethome: deliveries without a chat_id go to the new home channel from now on.
         onHomeChannel: (name, chatId) => targets.set(name, { homeChannel: chatId }),
       });
     } catch (err) {
       clearInterval(summaries);
-      changes.close();
+      closeRouteTable();
       await store.close();
-      await releasePidFile(paths);
+      await releasePids();
       return { ok: false, code: 'store', problems: [`the chat platforms could not start: ${errorMessage(err)}`] };
     }
   }
   const platformDelivery = { targets, store: store.platforms, adapters: platforms?.adapters ?? new Map(), wake: () => platforms?.wakeOutbox() };
-  const pool = createWorkerPool({
-    concurrency: extra.concurrency,
-    inbox: store.webhooks,
-    maxRunAttempts: extra.max_run_attempts,
-    log: llog,
-    nowMs,
-    run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
-    deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery, forges, threads: store.prThreads }, record, signal),
-  });
-  const handler = createWebhookHandler({
-    routes: currentRoutes,
-    inbox: store.webhooks,
-    limiter: createSlidingWindowLimiter({ limit: extra.rate_limit, maxKeys: 10_000, nowMs }),
-    rateLimit: extra.rate_limit,
-    maxBodyBytes: extra.max_body_bytes,
-    bodyTimeoutMs: extra.body_timeout * 1000,
-    nowMs,
-    log: llog,
-    refusals,
-    onAccepted: (_id, route) => {
-      pool.wake();
-      accepted.set(route, (accepted.get(route) ?? 0) + 1);
-    },
-    ...(metrics ? { onAnswered: (name: string | undefined, status: number) => metrics.answered(routeLabel(name, currentRoutes()), status) } : {}),
-  });
+  const pool = plan.works
+    ? createWorkerPool({
+        concurrency: extra.concurrency,
+        inbox: store.webhooks,
+        maxRunAttempts: extra.max_run_attempts,
+        log: llog,
+        nowMs,
+        pollMs: WORK_POLL_MS,
+        run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
+        deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery, forges, threads: store.prThreads }, record, signal),
+      })
+    : undefined;
+
+  // The listener: on PostgreSQL its rate window is the store's, shared by every listener; on
+  // SQLite it stays in this process (the one listener of the home), costing no I/O per request.
+  let server: Server | undefined;
+  let port: number | undefined;
   const scrapeToken = metricsToken(env);
-  const served = withPlatformRoutes(platforms?.httpRoutes ?? [], handler);
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_EVERY_MS }, metrics ? withMetricsEndpoint(createMetricsEndpoint(metrics, scrapeToken), served) : served);
-  serverTimeouts(server, extra.body_timeout * 1000);
-  const listening = await listen(server, extra.host, extra.port);
-  if (!listening.ok) {
-    clearInterval(summaries);
-    changes.close();
-    await platforms?.stop(0);
-    await store.close();
-    await releasePidFile(paths);
-    const problem =
-      listening.code === 'EADDRINUSE'
-        ? `port ${extra.port} on ${extra.host} is already in use (another gateway or program); choose another with iris config set platforms.webhook.extra.port <port>`
-        : listening.code === 'EACCES'
-          ? `not allowed to listen on ${extra.host}:${extra.port} (ports below 1024 need privileges); set platforms.webhook.extra.port`
-          : `cannot listen on ${extra.host}:${extra.port}: ${listening.message}`;
-    return { ok: false, code: listening.code === 'EADDRINUSE' ? 'port_in_use' : 'listen', problems: [problem] };
+  if (plan.listens) {
+    const handler = createWebhookHandler({
+      routes: currentRoutes,
+      inbox: store.webhooks,
+      limiter: store.rateLimits ? { shared: store.rateLimits, windowMs: RATE_LIMIT_DEFAULTS.windowMs } : createSlidingWindowLimiter({ limit: extra.rate_limit, maxKeys: 10_000, nowMs }),
+      rateLimit: extra.rate_limit,
+      maxBodyBytes: extra.max_body_bytes,
+      bodyTimeoutMs: extra.body_timeout * 1000,
+      nowMs,
+      log: llog,
+      refusals,
+      onAccepted: (_id, route) => {
+        pool?.wake();
+        accepted.set(route, (accepted.get(route) ?? 0) + 1);
+      },
+      ...(metrics ? { onAnswered: (name: string | undefined, status: number) => metrics.answered(routeLabel(name, currentRoutes()), status) } : {}),
+    });
+    const served = withPlatformRoutes(platforms?.httpRoutes ?? [], handler);
+    server = createGatewayServer(metrics ? withMetricsEndpoint(createMetricsEndpoint(metrics, scrapeToken), served) : served, extra.body_timeout * 1000);
+    const listening = await listen(server, extra.host, extra.port);
+    if (!listening.ok) {
+      clearInterval(summaries);
+      closeRouteTable();
+      await platforms?.stop(0);
+      await store.close();
+      await releasePids();
+      return { ok: false, code: listening.code === 'EADDRINUSE' ? 'port_in_use' : 'listen', problems: [listenProblem(listening, extra.host, extra.port)] };
+    }
+    port = listening.port;
   }
 
-  const url = listenerUrl(extra.host, listening.port);
+  const url = port === undefined ? undefined : listenerUrl(extra.host, port);
   metrics?.platformConnected('webhook', true);
 
   // Bounded on disk: dedup records live an hour, finished events `keep_days`.
@@ -331,74 +298,94 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   };
   let prune: NodeJS.Timeout | undefined;
   let curator: CuratorScheduleHandle | undefined;
-  let recovered: number;
+  let unsubscribe: () => Promise<void> = async () => {};
+  let recovered = 0;
   try {
-    recovered = await store.webhooks.recoverInterrupted();
-    await pruneOld();
-    prune = setInterval(() => {
-      pruneOld().catch((err: unknown) => llog.warn({ err: errorMessage(err) }, 'inbox pruning failed'));
-    }, PRUNE_EVERY_MS);
-    prune.unref();
-    await pool.start();
-    curator = startCuratorSchedule({ schedule: config.curator.schedule, paths, env, store, routing, log: llog, nowMs });
+    if (pool) {
+      // A worker's start takes back the runs of dead workers (on PostgreSQL only theirs: the
+      // leases of live ones are left alone), then delivers what finished before.
+      recovered = await store.webhooks.recoverInterrupted();
+      await pruneOld();
+      prune = setInterval(() => {
+        pruneOld().catch((err: unknown) => llog.warn({ err: errorMessage(err) }, 'inbox pruning failed'));
+      }, PRUNE_EVERY_MS);
+      prune.unref();
+      await pool.start();
+      // An event accepted by a listener in another process wakes this pool at once (PostgreSQL).
+      unsubscribe = await subscribeWakes(store, [['inbox', () => pool.wake()]], llog);
+      curator = startCuratorSchedule({ schedule: config.curator.schedule, paths, env, store, routing, log: llog, nowMs });
+    }
     // Last: once this file names us, clients (iris webhook test, gateway start) may rely on us.
-    await writeGatewayAddress(paths, { pid: process.pid, host: extra.host, port: listening.port });
+    if (port !== undefined) await writeGatewayAddress(paths, { pid: process.pid, host: extra.host, port });
   } catch (err) {
-    // The port is open and the pid file and store are held: undo all of it, last first, so a
+    // The port is open and the pid files and store are held: undo all of it, last first, so a
     // failed start leaves nothing listening and nothing locked.
     const problem = `the gateway could not start: ${errorMessage(err)}`;
     llog.error({}, `${problem}; nothing was left running`);
     clearInterval(prune);
     clearInterval(summaries);
-    changes.close();
+    closeRouteTable();
     await curator?.stop();
-    await undoSteps([() => removeGatewayAddress(paths), () => pool.stop(0), async () => platforms?.stop(0), () => closeServer(server), () => store.close(), () => releasePidFile(paths)], llog);
+    await undoSteps(
+      [unsubscribe, () => removeGatewayAddress(paths), async () => pool?.stop(0), async () => platforms?.stop(0), async () => server && closeServer(server), () => store.close(), releasePids],
+      llog,
+    );
     log.flush?.();
     return { ok: false, code: 'store', problems: [problem] };
   }
 
   const startLines = [
-    `gateway listening on ${extra.host}:${listening.port} (pid ${process.pid})`,
-    `  health: ${url}/health`,
-    ...(metrics ? [`  metrics: ${url}${METRICS_PATH} (${scrapeToken ? `bearer token from ${METRICS_TOKEN_ENV}` : `no ${METRICS_TOKEN_ENV}: anyone who reaches the port may read it`})`] : []),
-    ...routes.map(
-      (route) =>
-        `  route ${route.name} (${route.source}${route.enabled ? '' : ', disabled'}): POST ${url}/webhooks/${route.name} → deliver ${route.deliver}` +
-        (route.events.length > 0 ? `, events ${route.events.join(', ')}` : ', all events'),
-    ),
-    ...(webhook.enabled && routes.length === 0 ? ['  no routes yet: add one to config.yaml or with iris webhook subscribe'] : []),
+    ...(url !== undefined && port !== undefined
+      ? [
+          `gateway listening on ${extra.host}:${port} (pid ${process.pid})`,
+          ...(role === 'listener' ? ['  role: listener (accepts and stores; runs, deliveries and chat answers are left to the workers)'] : []),
+          `  health: ${url}/health`,
+          ...(metrics ? [`  metrics: ${url}${METRICS_PATH} (${scrapeToken ? `bearer token from ${METRICS_TOKEN_ENV}` : `no ${METRICS_TOKEN_ENV}: anyone who reaches the port may read it`})`] : []),
+          ...routes.map(
+            (route) =>
+              `  route ${route.name} (${route.source}${route.enabled ? '' : ', disabled'}): POST ${url}/webhooks/${route.name} → deliver ${route.deliver}` +
+              (route.events.length > 0 ? `, events ${route.events.join(', ')}` : ', all events'),
+          ),
+          ...(webhook.enabled && routes.length === 0 ? ['  no routes yet: add one to config.yaml or with iris webhook subscribe'] : []),
+        ]
+      : [`gateway worker running (pid ${process.pid}): webhook runs and deliveries, chat answers and sends; no listener here`]),
+    `  store: ${store.backend} ${store.location}`,
     ...(platforms?.states() ?? []).map((state) => `  platform ${state.name}: ${state.connected ? 'connected' : 'not connected'} (${state.detail})`),
     ...(platforms && platforms.recovered.inbound > 0 ? [`  ${platforms.recovered.inbound} interrupted chat message${platforms.recovered.inbound === 1 ? '' : 's'} put back in the queue`] : []),
     ...(recovered > 0 ? [`  ${recovered} interrupted run${recovered === 1 ? '' : 's'} put back in the inbox`] : []),
   ];
   print(startLines.join('\n')); // one write, so a reader sees the whole block at once
-  log.info({ host: extra.host, port: listening.port, url, routes: routes.map((r) => ({ name: r.name, url: `${url}/webhooks/${r.name}`, deliver: r.deliver, source: r.source })), recovered }, 'gateway started');
+  log.info(
+    { role, backend: store.backend, store: store.location, host: extra.host, port, url, routes: routes.map((r) => ({ name: r.name, url: url === undefined ? undefined : `${url}/webhooks/${r.name}`, deliver: r.deliver, source: r.source })), recovered },
+    'gateway started',
+  );
 
   let stopped: Promise<void> | undefined;
   const stop = (reason: string): Promise<void> => {
     stopped ??= (async () => {
-      log.info({ reason }, 'gateway stopping');
+      log.info({ reason, role }, 'gateway stopping');
       clearInterval(prune);
       // First: from now on nobody should be sent here.
-      await removeGatewayAddress(paths).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not remove gateway.address'));
+      if (server) await removeGatewayAddress(paths).catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not remove gateway.address'));
       metrics?.platformConnected('webhook', false);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const [{ settled }, chats] = await Promise.all([pool.stop(STOP_GRACE_MS), platforms ? platforms.stop(STOP_GRACE_MS) : Promise.resolve({ settled: true })]);
+      const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+      server?.closeIdleConnections();
+      await unsubscribe().catch(() => {});
+      const [{ settled }, chats] = await Promise.all([pool ? pool.stop(STOP_GRACE_MS) : Promise.resolve({ settled: true }), platforms ? platforms.stop(STOP_GRACE_MS) : Promise.resolve({ settled: true })]);
       await curator?.stop();
-      server.closeAllConnections();
+      server?.closeAllConnections();
       await closed;
-      changes.close();
+      closeRouteTable();
       clearInterval(summaries);
       logAccepted();
       if (!settled || !chats.settled) log.warn({}, 'some runs did not stop in time; they run again at the next start');
       await store.close();
-      await releasePidFile(paths);
+      await releasePids();
       log.info({ reason }, 'gateway stopped');
       log.flush?.();
     })();
     return stopped;
   };
 
-  return { ok: true, url, routes, stop };
+  return { ok: true, role, url, routes, stop };
 }

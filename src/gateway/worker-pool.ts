@@ -19,6 +19,11 @@ export type WorkerPoolOptions = {
   readonly nowMs?: () => number;
   /** When the inbox cannot be read (a busy or failing store): the first wait and the longest. */
   readonly claimRetry?: { readonly firstMs: number; readonly maxMs: number };
+  /**
+   * Also look for claimable runs this often once started (events accepted by a listener in
+   * another process); absent: only when woken.
+   */
+  readonly pollMs?: number;
 };
 
 export const MAX_RUN_ATTEMPTS = 3;
@@ -134,6 +139,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
         })(),
       );
       await pump.claimNow();
+      if (options.pollMs !== undefined) pump.poll(options.pollMs);
     },
     /** An event was accepted: take it if a slot is free. */
     wake: pump.wake,

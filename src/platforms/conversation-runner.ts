@@ -200,6 +200,8 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
   return {
     /** A message was stored: answer it if a slot is free. */
     wake: pump.wake,
+    /** Also look for waiting messages every `everyMs` (stored by a listener in another process). */
+    poll: pump.poll,
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
     stop: pump.stop,
   };

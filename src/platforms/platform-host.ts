@@ -1,6 +1,8 @@
 // The chat platforms inside the gateway: an adapter per enabled platform, the sink that stores what
 // they receive, the runner that answers, and the outbox drain that sends. Also what `iris gateway
 // status` reads: each platform's connection state, written to gateway.platforms.json on change.
+// A listener process only receives (adapters started, the sink); a worker only answers and sends
+// (adapters made but never started: sending needs no receiving loop, as `iris send` shows).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
@@ -12,6 +14,8 @@ import { createConversationRunner } from './conversation-runner.js';
 import { createInboundSink, type PlatformAccessSettings } from './inbound-sink.js';
 import { createOutboxDrain } from './outbox-drain.js';
 import { processIsAlive } from '../gateway/pid-file.js';
+import { WORK_POLL_MS } from '../gateway/role.js';
+import { subscribeWakes } from '../gateway/wakes.js';
 import { createPlatformAdapter, enabledPlatforms } from './registry.js';
 import { removePlatformStates, writePlatformStates } from './state-file.js';
 import type { InboundSink, PlatformAdapter, PlatformLog, PlatformName } from './types.js';
@@ -32,6 +36,8 @@ export type PlatformHostDeps = {
   readonly onHomeChannel?: (platform: PlatformName, chatId: string) => void;
   /** Test hook: the outbox's pauses between tries. */
   readonly retryMs?: readonly number[];
+  /** Which halves run here (the gateway's role); absent: both. */
+  readonly parts?: { readonly receives: boolean; readonly works: boolean };
 };
 
 const STATE_CHECK_EVERY_MS = 1_000;
@@ -46,21 +52,30 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
     const cursor = { load: () => store.platforms.getCursor(name), save: (value: string) => store.platforms.setCursor(name, value) };
     adapters.set(name, await createPlatformAdapter(name, { config: deps.config, env: deps.env, log, cursor }));
   }
-  const drain = createOutboxDrain({ store, adapters, log, nowMs, isAlive: processIsAlive, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) });
-  const runner = createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain.wake(), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) });
+  const receives = deps.parts?.receives ?? true;
+  const works = deps.parts?.works ?? true;
+  const drain = works ? createOutboxDrain({ store, adapters, log, nowMs, isAlive: processIsAlive, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) }) : undefined;
+  const runner = works
+    ? createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain?.wake(), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) })
+    : undefined;
   const settings = (platform: PlatformName): PlatformAccessSettings => {
     type Section = { extra: { allowed_users: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };
     const extra = (deps.config.platforms as Record<string, Section | undefined>)[platform]?.extra;
     // YAML may give a bare number; ids are compared as the platform's strings (config-id.ts).
     return { allowed_users: (extra?.allowed_users ?? []).map((id) => configId(platform, id)), allow_all_users: extra?.allow_all_users ?? false, group_sessions_per_user: extra?.group_sessions_per_user ?? true };
   };
-  const sink: InboundSink = createInboundSink({ store, log, settings, adapters, nowMs, onQueued: () => runner.wake(), onReplies: () => drain.wake() });
+  // In a listener alone, what is stored here is answered and sent by a worker: woken by the
+  // store (PostgreSQL's NOTIFY) or its poll.
+  const sink: InboundSink = createInboundSink({ store, log, settings, adapters, nowMs, onQueued: () => runner?.wake(), onReplies: () => drain?.wake() });
 
-  for (const name of adapters.keys()) {
-    if (settings(name).allow_all_users) log.warn({ platform: name }, `${name}: allow_all_users is on, so anyone who finds the bot can use the agent (and its tools)`);
+  if (receives) {
+    for (const name of adapters.keys()) {
+      if (settings(name).allow_all_users) log.warn({ platform: name }, `${name}: allow_all_users is on, so anyone who finds the bot can use the agent (and its tools)`);
+    }
   }
 
-  // Connection states, written when one changes.
+  // Connection states, written when one changes (by the process that receives: a worker's
+  // adapters never connect, and must not hide the listener's states).
   const since = new Map<PlatformName, { connected: boolean; detail: string; since: number }>();
   let lastWritten = '';
   const publishStates = async () => {
@@ -84,36 +99,47 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   };
   const publish = () => void publishStates().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not write gateway.platforms.json'));
 
-  const recoveredInbound = await store.platforms.recoverInbound();
-  const recoveredOutbox = await drain.start();
-  for (const [name, adapter] of adapters) {
-    try {
-      await adapter.start(sink);
-    } catch (err) {
-      log.error({ platform: name, err: errorMessage(err) }, `${name} could not start; its messages are not received`);
+  // A worker's start takes back what dead workers left (on PostgreSQL only theirs, so every
+  // worker may do it); a listener's does not.
+  const recoveredInbound = works ? await store.platforms.recoverInbound() : 0;
+  const recoveredOutbox = drain ? await drain.start() : 0;
+  const unsubscribe = works ? await subscribeWakes(store, [['inbound', () => runner?.wake()], ['outbox', () => drain?.wake()]], log) : async () => {};
+  let stateTimer: NodeJS.Timeout | undefined;
+  if (receives) {
+    for (const [name, adapter] of adapters) {
+      try {
+        await adapter.start(sink);
+      } catch (err) {
+        log.error({ platform: name, err: errorMessage(err) }, `${name} could not start; its messages are not received`);
+      }
     }
+    await publishStates().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not write gateway.platforms.json'));
+    stateTimer = setInterval(publish, STATE_CHECK_EVERY_MS);
+    stateTimer.unref();
   }
-  await publishStates().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'could not write gateway.platforms.json'));
-  const stateTimer = setInterval(publish, STATE_CHECK_EVERY_MS);
-  stateTimer.unref();
-  runner.wake();
+  runner?.wake();
+  runner?.poll(WORK_POLL_MS);
 
   return {
     adapters: adapters as ReadonlyMap<PlatformName, PlatformAdapter>,
     /** For the gateway's listener: an adapter's own inbound path (SMS). */
-    httpRoutes: [...adapters.values()].flatMap(({ http }) => (http ? [{ path: http.path, handle: (request: IncomingMessage, response: ServerResponse) => http.handle(request, response, sink), sink }] : [])),
+    httpRoutes: receives ? [...adapters.values()].flatMap(({ http }) => (http ? [{ path: http.path, handle: (request: IncomingMessage, response: ServerResponse) => http.handle(request, response, sink), sink }] : [])) : [],
     recovered: { inbound: recoveredInbound, outbox: recoveredOutbox },
     /** The outbox has new work (a webhook delivery was enqueued). */
-    wakeOutbox: () => drain.wake(),
-    states: () => [...adapters].map(([name, adapter]) => ({ name, ...adapter.state() })),
+    wakeOutbox: () => drain?.wake(),
+    /** The receiving adapters' states (none in a worker alone: it receives nothing). */
+    states: () => (receives ? [...adapters].map(([name, adapter]) => ({ name, ...adapter.state() })) : []),
     async stop(graceMs: number): Promise<{ settled: boolean }> {
       clearInterval(stateTimer);
+      await unsubscribe().catch(() => {});
       // Receiving stops first: nothing new is stored while the runs wind down.
       await Promise.allSettled([...adapters.values()].map((adapter) => adapter.stop()));
-      const settled = await runner.stop(graceMs);
-      await drain.stop();
-      for (const name of adapters.keys()) deps.onConnection?.(name, false);
-      await removePlatformStates(paths).catch(() => {});
+      const settled = runner ? await runner.stop(graceMs) : { settled: true };
+      await drain?.stop();
+      if (receives) {
+        for (const name of adapters.keys()) deps.onConnection?.(name, false);
+        await removePlatformStates(paths).catch(() => {});
+      }
       return settled;
     },
   };

@@ -3,11 +3,12 @@
 // filters → delivery id → duplicate → rate limit → durable write → 202). The rules themselves are
 // the pure functions beside this file; this module only sequences them and does the I/O.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SharedRateLimiter } from '../store/types.js';
 import type { WebhookInbox } from '../store/webhook-types.js';
 import { matchesFilters } from './filters.js';
 import { deliveryIdOf, eventNameOf } from './headers.js';
 import { parsePayload } from './parse-payload.js';
-import type { SlidingWindowLimiter } from './rate-limit.js';
+import type { RateLimitDecision, SlidingWindowLimiter } from './rate-limit.js';
 import { declaredTooLarge, readBody, TOO_LARGE } from '../http/read-body.js';
 import { sendJson } from '../http/send-json.js';
 import { routeSnapshot, type ResolvedRoute } from './routes.js';
@@ -26,11 +27,18 @@ export type ListenerLog = {
   error(fields: object, message: string): void;
 };
 
+/**
+ * The window every listener of a PostgreSQL store shares (store.rateLimits): asked once per
+ * request that reaches step 11, so it costs a round trip the in-memory limiter does not.
+ */
+export type SharedRouteLimiter = { readonly shared: SharedRateLimiter; readonly windowMs: number };
+
 export type ListenerDeps = {
   /** The routes as they are now (subscriptions change while the listener runs). */
   readonly routes: () => ReadonlyMap<string, ResolvedRoute>;
   readonly inbox: WebhookInbox;
-  readonly limiter: SlidingWindowLimiter;
+  /** This process's own window (SQLite: the one listener), or the shared one. */
+  readonly limiter: SlidingWindowLimiter | SharedRouteLimiter;
   readonly rateLimit: number;
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
@@ -63,6 +71,14 @@ function decodeRouteName(raw: string): string | undefined {
 }
 
 export function createWebhookHandler(deps: ListenerDeps) {
+  const local = 'shared' in deps.limiter ? undefined : deps.limiter;
+  const shared = 'shared' in deps.limiter ? deps.limiter : undefined;
+  /** Gives a slot back; a shared window that cannot be reached keeps it (it only costs quota). */
+  const refund = async (name: string): Promise<void> => {
+    if (local) return local.refund(name);
+    await shared!.shared.refund(name).catch((err: unknown) => deps.log.warn({ route: name, err: errorMessage(err) }, 'could not give back a rate-limit slot'));
+  };
+
   // A route object lives until the route table changes, so its snapshot is made once.
   const snapshots = new WeakMap<ResolvedRoute, string>();
   const snapshotOf = (route: ResolvedRoute): string => {
@@ -125,7 +141,17 @@ export function createWebhookHandler(deps: ListenerDeps) {
       deps.log.error({ route: name, err: errorMessage(err) }, 'webhook store unavailable; event not accepted');
       send(res, 503, { error: 'Storage unavailable' });
     };
-    const quota = deps.limiter.take(name, deps.rateLimit);
+    let quota: RateLimitDecision;
+    if (local) quota = local.take(name, deps.rateLimit);
+    else {
+      try {
+        quota = await shared!.shared.take(name, deps.rateLimit, shared!.windowMs);
+      } catch (err) {
+        // Nothing taken, nothing stored: the sender retries (a 5xx) and is not a duplicate then.
+        deps.log.error({ route: name, err: errorMessage(err) }, 'webhook rate limit unavailable (the shared store failed); event not accepted');
+        return send(res, 503, { error: 'Storage unavailable' });
+      }
+    }
     if (!quota.ok) {
       try {
         if (delivery.deduplicate && (await deps.inbox.isDuplicate(name, delivery.id, dedupSince))) return duplicateAnswer();
@@ -142,7 +168,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
         dedupSince,
       );
       if (outcome.status === 'duplicate') {
-        deps.limiter.refund(name);
+        await refund(name);
         return duplicateAnswer();
       }
       // Debug only: the inbox is the record of what was accepted, and a line per event at info
@@ -151,7 +177,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
       send(res, 202, { status: 'accepted', route: name, event, delivery_id: delivery.id });
       deps.onAccepted(outcome.id, name);
     } catch (err) {
-      deps.limiter.refund(name); // nothing was recorded
+      await refund(name); // nothing was recorded
       storeDown(err);
     }
   }

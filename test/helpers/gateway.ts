@@ -17,10 +17,15 @@ export type GatewayProcess = {
 };
 
 const LISTENING = /gateway listening on (\S+):(\d+) \(pid (\d+)\)/;
+/** A `--role worker` gateway has no listener: it says so instead (its url is '' and port 0). */
+const WORKING = /gateway worker running \(pid (\d+)\)/;
 
-/** Starts `iris gateway run` and resolves once it prints its listening line (or rejects with its output). */
-export function startGatewayProcess(home: string, env: Record<string, string> = {}, timeoutMs = 15_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [IRIS_BIN, 'gateway', 'run'], { env: cleanEnv({ IRIS_HOME: home, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `iris gateway run [args]` and resolves once it prints its listening line (a worker: its
+ * running line), or rejects with its output.
+ */
+export function startGatewayProcess(home: string, env: Record<string, string> = {}, timeoutMs = 15_000, args: readonly string[] = []): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [IRIS_BIN, 'gateway', 'run', ...args], { env: cleanEnv({ IRIS_HOME: home, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -32,13 +37,13 @@ export function startGatewayProcess(home: string, env: Record<string, string> = 
     }, timeoutMs);
     const onData = () => {
       const match = LISTENING.exec(text);
-      if (!match) return;
+      if (!match && !WORKING.test(text)) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
-      const port = Number(match[2]);
+      const port = match ? Number(match[2]) : 0;
       resolve({
         child,
-        url: `http://127.0.0.1:${port}`,
+        url: match ? `http://127.0.0.1:${port}` : '',
         port,
         output: () => text,
         exited,
@@ -56,9 +61,9 @@ export function startGatewayProcess(home: string, env: Record<string, string> = 
   });
 }
 
-/** Runs `iris gateway run` expecting it to refuse to start; resolves with its exit code and output. */
-export async function failedStart(home: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [IRIS_BIN, 'gateway', 'run'], { env: cleanEnv({ IRIS_HOME: home, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `iris gateway run [args]` expecting it to refuse to start; resolves with its exit code and output. */
+export async function failedStart(home: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [IRIS_BIN, 'gateway', 'run', ...args], { env: cleanEnv({ IRIS_HOME: home, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,6 +1,7 @@
 // `iris gateway [run] | start | stop | status | restart`: the gateway in the foreground, or as a
 // background process tracked by $IRIS_HOME/gateway.pid with its output in logs/gateway.console.log
-// (the structured log is logs/gateway.log).
+// (the structured log is logs/gateway.log). `run --role worker` holds gateway-worker.pid instead;
+// stop and status cover such a worker too.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { enabledPlatformNames } from '../../platforms/delivery-target.js';
 import { readPlatformStates, type PlatformStates } from '../../platforms/state-file.js';
 import { findGateway, gatewayAddressPath, listenerBaseUrl, locateGateway, readGatewayAddress, type LocatedGateway } from '../../gateway/address-file.js';
 import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
+import { WORKER_PID_FILE, type GatewayRole } from '../../gateway/role.js';
 import { startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
 import { boundAddress, reachableUrls } from '../../gateway/listener-url.js';
 import { readServiceReport } from '../../gateway/systemd/service-status.js';
@@ -32,7 +34,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * already, and the listening line may be out) stops it gracefully once it has started, instead of
  * killing the process with the signal's default action.
  */
-export async function gatewayRun(): Promise<number> {
+export async function gatewayRun(options: { readonly role?: GatewayRole } = {}): Promise<number> {
   let stopping = false;
   let received: NodeJS.Signals | undefined;
   let stopStarted: ((signal: NodeJS.Signals) => void) | undefined;
@@ -56,7 +58,7 @@ export async function gatewayRun(): Promise<number> {
     const paths = await openHome();
     const env = await openEnv(paths);
     await openConfig(paths); // prints config warnings once, as every command does
-    started = await startGateway({ paths, env, print: (line) => printData(line) });
+    started = await startGateway({ paths, env, print: (line) => printData(line), ...(options.role ? { role: options.role } : {}) });
   } catch (err) {
     removeHandlers();
     throw err;
@@ -151,6 +153,33 @@ export async function gatewayStart(options: { json?: boolean } = {}): Promise<nu
   return exited === EXIT.usage ? EXIT.usage : EXIT.failure;
 }
 
+/** SIGTERM, then SIGKILL once the grace is over; true when it had to be killed. */
+async function stopProcess(pid: number): Promise<boolean> {
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + STOP_GRACE_MS + 5_000;
+  while (Date.now() < deadline && processIsAlive(pid)) await sleep(100);
+  const killed = processIsAlive(pid);
+  if (killed) process.kill(pid, 'SIGKILL');
+  return killed;
+}
+
+/**
+ * A worker of this home running as its own process (`--role worker`, beside a listener): stopped
+ * with the gateway. A pid file left by a dead one is removed.
+ */
+async function stopSeparateWorker(paths: HomePaths, listenerPid: number | undefined): Promise<{ pid: number; killed: boolean } | undefined> {
+  const worker = await readGatewayStatus(paths, WORKER_PID_FILE);
+  if (worker.state === 'stale_pid_file') {
+    const { rm } = await import('node:fs/promises');
+    await rm(worker.pid_file, { force: true });
+    return undefined;
+  }
+  if (worker.state !== 'running' || worker.pid === listenerPid) return undefined;
+  const killed = await stopProcess(worker.pid);
+  if (killed) printWarning(`the gateway worker (pid ${worker.pid}) did not stop in time and was killed; its runs are taken back at the next worker start`);
+  return { pid: worker.pid, killed };
+}
+
 export async function gatewayStop(options: { quiet?: boolean; json?: boolean } = {}): Promise<number> {
   const paths = await openHome();
   const status = await readGatewayStatus(paths);
@@ -159,27 +188,31 @@ export async function gatewayStop(options: { quiet?: boolean; json?: boolean } =
     if (options.json) printJson(json);
     else printData(text);
   };
+  const listenerPid = status.state === 'running' ? status.pid : undefined;
+  // Side by side: each may take the whole grace period.
+  const [worker, killed] = await Promise.all([stopSeparateWorker(paths, listenerPid), listenerPid === undefined ? Promise.resolve(false) : stopListener(listenerPid)]);
+  const workerJson = worker ? { worker: { state: 'stopped', pid: worker.pid, killed: worker.killed } } : {};
+  const workerText = worker ? `\ngateway worker stopped (pid ${worker.pid})` : '';
   if (status.state === 'not_running' || status.state === 'bad_pid_file') {
-    report({ state: 'not_running' }, 'the gateway is not running');
+    if (worker) report({ state: 'stopped', ...workerJson }, workerText.trim());
+    else report({ state: 'not_running' }, 'the gateway is not running');
     return EXIT.ok;
   }
   if (status.state === 'stale_pid_file') {
     const { rm } = await import('node:fs/promises');
     await rm(status.pid_file, { force: true });
     await rm(gatewayAddressPath(paths), { force: true }); // left by the same dead process
-    report({ state: 'not_running', removed_stale_pid_file: status.pid_file, pid: status.pid }, `the gateway is not running (removed a stale pid file for pid ${status.pid})`);
+    report({ state: worker ? 'stopped' : 'not_running', removed_stale_pid_file: status.pid_file, pid: status.pid, ...workerJson }, `the gateway is not running (removed a stale pid file for pid ${status.pid})${workerText}`);
     return EXIT.ok;
   }
-  process.kill(status.pid, 'SIGTERM');
-  const deadline = Date.now() + STOP_GRACE_MS + 5_000;
-  while (Date.now() < deadline && processIsAlive(status.pid)) await sleep(100);
-  const killed = processIsAlive(status.pid);
-  if (killed) {
-    process.kill(status.pid, 'SIGKILL');
-    printWarning(`the gateway (pid ${status.pid}) did not stop in time and was killed; its runs go back to the inbox at the next start`);
-  }
-  report({ state: 'stopped', pid: status.pid, killed }, `gateway stopped (pid ${status.pid})`);
+  report({ state: 'stopped', pid: status.pid, killed, ...workerJson }, `gateway stopped (pid ${status.pid})${workerText}`);
   return EXIT.ok;
+}
+
+async function stopListener(pid: number): Promise<boolean> {
+  const killed = await stopProcess(pid);
+  if (killed) printWarning(`the gateway (pid ${pid}) did not stop in time and was killed; its runs go back to the inbox at the next start`);
+  return killed;
 }
 
 export async function gatewayRestart(options: { json?: boolean } = {}): Promise<number> {
@@ -211,13 +244,25 @@ export async function gatewayStatusCommand(options: { json?: boolean } = {}): Pr
   // Only when a unit file is installed: without one, the output is what it always was.
   const service = await readServiceReport(process.env, homedir());
   const platforms = running ? platformLines(await readPlatformStates(paths), status.pid, enabledPlatformNames(config)) : [];
-  if (options.json) printJson({ ...status, url, healthy: health, ...(service ? { service: serviceJson(service) } : {}), ...(platforms.length > 0 ? { platforms: platforms.map(({ line: _line, ...rest }) => rest) } : {}) });
-  else {
+  // A worker of this home in its own process (--role worker); `all` holds both files with one pid.
+  const workerStatus = await readGatewayStatus(paths, WORKER_PID_FILE);
+  const worker = workerStatus.state === 'running' && workerStatus.pid !== (running ? status.pid : undefined) ? workerStatus.pid : undefined;
+  if (options.json) {
+    printJson({
+      ...status,
+      url,
+      healthy: health,
+      ...(worker !== undefined ? { worker: { state: 'running', pid: worker } } : {}),
+      ...(service ? { service: serviceJson(service) } : {}),
+      ...(platforms.length > 0 ? { platforms: platforms.map(({ line: _line, ...rest }) => rest) } : {}),
+    });
+  } else {
     if (running) printData(`gateway: running (pid ${status.pid}), ${health ? `answering at ${url}` : `not answering at ${url}/health`}`);
     else if (status.state === 'stale_pid_file') printData(`gateway: not running (stale pid file for pid ${status.pid})`);
     else printData('gateway: not running');
+    if (worker !== undefined) printData(`gateway worker: running (pid ${worker})`);
     for (const platform of platforms) printData(platform.line);
     if (service) printData(serviceLine(service));
   }
-  return running ? EXIT.ok : EXIT.failure;
+  return running || worker !== undefined ? EXIT.ok : EXIT.failure;
 }

@@ -1,5 +1,6 @@
 // `iris gateway [run]|start|stop|restart|status|install-service`: the declarations only; a command's code loads when it runs.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { DEFAULT_GATEWAY_ROLE, GATEWAY_ROLES, type GatewayRole } from '../../gateway/role.js';
 import type { SetExitCode } from '../command-group.js';
 
 export function registerGateway(program: Command, setExit: SetExitCode): void {
@@ -14,9 +15,14 @@ export function registerGateway(program: Command, setExit: SetExitCode): void {
   gateway
     .command('run')
     .description('run the gateway in the foreground until Ctrl-C or SIGTERM (same as plain iris gateway)')
-    .action(async () => {
+    .addOption(
+      new Option('--role <role>', 'listener: take webhooks and chat messages in and store them; worker: run, deliver and answer them; all: both (docs/webhooks.md)')
+        .choices(GATEWAY_ROLES)
+        .default(DEFAULT_GATEWAY_ROLE),
+    )
+    .action(async (options: { role: GatewayRole }) => {
       const { gatewayRun } = await import('../commands/gateway.js');
-      setExit(await gatewayRun());
+      setExit(await gatewayRun({ role: options.role }));
     });
   gateway
     .command('start')
