@@ -71,6 +71,8 @@ export type GatewayHandle = {
 /** How long a stop waits for runs in flight to record where they stopped. */
 export const STOP_GRACE_MS = 15_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** How often a worker on a shared store looks for deliveries a dead worker left. */
+const ADOPT_DELIVERIES_EVERY_MS = 5_000;
 /** Accepted events are logged one by one at debug only; at info, as a count a minute. */
 const ACCEPT_SUMMARY_EVERY_MS = 60_000;
 function listenerLog(log: Logger): ListenerLog {
@@ -240,6 +242,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         log: llog,
         nowMs,
         pollMs: WORK_POLL_MS,
+        // A shared store: a worker that died between a run and its delivery leaves the delivery
+        // to the others, once its lease lapses.
+        ...(store.backend === 'postgres' ? { adoptDeliveriesEveryMs: ADOPT_DELIVERIES_EVERY_MS } : {}),
         run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
         deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery, forges, threads: store.prThreads }, record, signal),
       })

@@ -24,6 +24,12 @@ export type WorkerPoolOptions = {
    * another process); absent: only when woken.
    */
   readonly pollMs?: number;
+  /**
+   * Also look this often for finished runs that no live worker is delivering (a worker on another
+   * host died between its run and its delivery) and deliver them; absent: only at start. For a
+   * store shared by several workers (PostgreSQL).
+   */
+  readonly adoptDeliveriesEveryMs?: number;
 };
 
 export const MAX_RUN_ATTEMPTS = 3;
@@ -123,29 +129,49 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     ...(options.claimRetry ? { claimRetry: options.claimRetry } : {}),
   });
 
+  const deliverAll = (pending: readonly WebhookEventRecord[]) =>
+    pump.track(
+      (async () => {
+        for (const record of pending) {
+          if (pump.signal.aborted) return;
+          await deliver(record, pump.signal);
+          // Its PR's next event may have waited for this delivery (the claims skipped it).
+          pump.wake();
+        }
+      })(),
+    );
+
+  let adoptTimer: NodeJS.Timeout | undefined;
+  const adoptDeliveries = async (): Promise<void> => {
+    try {
+      const orphans = await inbox.pendingDeliveries({ othersOnly: true });
+      if (orphans.length === 0 || pump.signal.aborted) return;
+      log.info({ count: orphans.length }, 'delivering finished runs whose worker is gone');
+      deliverAll(orphans);
+    } catch (err) {
+      log.error({ err: errorMessage(err) }, 'could not look for deliveries left by a stopped worker; trying again later');
+    }
+  };
+
   return {
     /** Delivers what finished before the last stop, then starts taking runs. */
     async start(): Promise<void> {
       const pending = await inbox.pendingDeliveries();
       if (pending.length > 0) log.info({ count: pending.length }, 'delivering finished runs left from the last start');
-      pump.track(
-        (async () => {
-          for (const record of pending) {
-            if (pump.signal.aborted) return;
-            await deliver(record, pump.signal);
-            // Its PR's next event may have waited for this delivery (the claims below skipped it).
-            pump.wake();
-          }
-        })(),
-      );
+      deliverAll(pending);
       await pump.claimNow();
       if (options.pollMs !== undefined) pump.poll(options.pollMs);
+      if (options.adoptDeliveriesEveryMs !== undefined) {
+        adoptTimer = setInterval(() => void adoptDeliveries(), options.adoptDeliveriesEveryMs);
+        adoptTimer.unref();
+      }
     },
     /** An event was accepted: take it if a slot is free. */
     wake: pump.wake,
     active: pump.active,
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
     stop: (graceMs: number) => {
+      if (adoptTimer) clearInterval(adoptTimer);
       if (delayed) clearTimeout(delayed.timer);
       delayed = undefined;
       for (const timer of redeliveries) clearTimeout(timer);

@@ -223,7 +223,7 @@ export function createSqliteWebhookInbox(
     fail: (id, reason) => guarded(() => void statements.fail.run(reason, now(), id)),
     releaseRun: (id) => guarded(() => void statements.release.run(now(), id)),
     recoverInterrupted: () => guarded(() => statements.recover.run(now()).changes),
-    pendingDeliveries: () => guarded(() => statements.pending.all().map(toRecord)),
+    pendingDeliveries: (options = {}) => guarded(() => (options.othersOnly ? [] : statements.pending.all().map(toRecord))),
     markDelivering: (id) =>
       guarded(() => {
         const at = now();

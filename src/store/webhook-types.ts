@@ -105,9 +105,11 @@ export interface WebhookInbox {
   recoverInterrupted(): Promise<number>;
   /**
    * Events whose run finished and whose delivery has not completed (done or delivering), oldest
-   * first. PostgreSQL: only those no live worker holds, now claimed for this one.
+   * first. PostgreSQL: only those no live worker holds, now claimed for this one. `othersOnly`
+   * leaves out what this process holds (a running worker adopting a dead worker's deliveries while
+   * its own are under way); on SQLite, where one worker has the file, that is none.
    */
-  pendingDeliveries(): Promise<WebhookEventRecord[]>;
+  pendingDeliveries(options?: { readonly othersOnly?: boolean }): Promise<WebhookEventRecord[]>;
   /** done → delivering: recorded before the code host is called. */
   markDelivering(id: number): Promise<void>;
   /** Which process is delivering it now (reaped at the next start if a crash orphaned it). */

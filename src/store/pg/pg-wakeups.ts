@@ -44,7 +44,7 @@ export function createPgWakeups(url: string, schema: string | undefined): PgWake
   };
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: url, application_name: 'iris-listen' });
+    const next = new pg.Client({ connectionString: url, application_name: 'iris-listen', connectionTimeoutMillis: 5_000 });
     next.on('notification', (message) => {
       for (const wake of subscribers.get(message.channel) ?? []) wake();
     });

@@ -92,14 +92,14 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
           return recovered.rowCount ?? 0;
         }),
       ),
-    pendingDeliveries: () =>
+    pendingDeliveries: (options = {}) =>
       guarded(() =>
         inTransaction(pool, async (client) => {
           // Claimed for this worker in the same transaction, so two workers starting at once never
           // both deliver one event: rows another is claiming are skipped, rows it claimed are its.
           const at = now();
           const done = await client.query<PgEventRow>("SELECT * FROM webhook_events WHERE state = 'done' ORDER BY id FOR UPDATE SKIP LOCKED");
-          const mine = done.rows.filter((row) => free(row, at));
+          const mine = done.rows.filter((row) => free(row, at) && !(options.othersOnly && row.worker === ctx.worker && row.lease_until !== null && row.lease_until >= at));
           if (mine.length > 0) {
             await client.query('UPDATE webhook_events SET worker = $1, lease_until = $2 WHERE id = ANY($3::bigint[])', [
               ctx.worker,
