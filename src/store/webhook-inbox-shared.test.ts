@@ -247,6 +247,25 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     );
   });
 
+  it('pendingDeliveries({ othersOnly }) adopts what a dead worker left and never what this one is delivering', async () => {
+    await acceptAll(a, 3);
+    const x = inboxAs('host-x:1:1');
+    for (let id = 1; id <= 3; id++) {
+      await x.claimNextRun(3);
+      await x.finishRun(id, `out ${id}`);
+    }
+    // Event 3 was finished by a worker on another host that died: its lease lapsed.
+    await stores.sql("UPDATE webhook_events SET worker = 'gone-host:7:7', lease_until = ? WHERE id = 3", [clock - 1]);
+    // x is delivering 1 and 2 itself: a periodic look leaves them alone, and takes 3.
+    expect((await x.pendingDeliveries({ othersOnly: true })).map((record) => record.id)).toEqual([3]);
+    expect((await x.pendingDeliveries({ othersOnly: true })).map((record) => record.id)).toEqual([]);
+    // Another live worker gets none of them.
+    expect(await inboxAs('host-y:2:2').pendingDeliveries({ othersOnly: true })).toEqual([]);
+    // Once x's leases lapse (x died), y adopts all three.
+    clock += LEASE_MS + 1;
+    expect((await inboxAs('host-y:2:2').pendingDeliveries({ othersOnly: true })).map((record) => record.id)).toEqual([1, 2, 3]);
+  });
+
   /** Resolves true when `store`'s inbox subscribers are woken, false after 2 s without a wake. */
   async function inboxWake(store: Store): Promise<() => Promise<boolean>> {
     let woken!: () => void;
