@@ -1,7 +1,8 @@
 // Reading sessions out of state.db: the row shape, and the one listing query behind
 // `iris sessions list`, `-c`, name resolution and prune.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SessionQuery, SessionRecord, SessionStatus, SessionSummary } from './types.js';
+import { newSessionId } from './ids.js';
+import type { NewSession, SessionQuery, SessionRecord, SessionStatus, SessionSummary } from './types.js';
 
 export type SessionRow = {
   id: string;
@@ -24,6 +25,20 @@ export function toRecord(row: SessionRow): SessionRecord {
     status: row.status as SessionStatus,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+/** A new session as both stores create it: idle, created and updated now, a fresh id unless given. */
+export function newSessionRecord(input: NewSession, at: number): SessionRecord {
+  return {
+    id: input.id ?? newSessionId(),
+    source: input.source,
+    title: input.title ?? null,
+    provider: input.provider,
+    model: input.model,
+    status: 'idle',
+    createdAt: at,
+    updatedAt: at,
   };
 }
 

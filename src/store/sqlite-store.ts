@@ -20,12 +20,11 @@ import type { Message } from '../domain/messages.js';
 import { startAcceptWriter, type AcceptWriter } from './accept-writer.js';
 import { startCheckpointWorker, type CheckpointWorker } from './checkpoint-worker.js';
 import { StoreError, toStoreError } from './errors.js';
-import { newSessionId } from './ids.js';
 import { decodeMessage, encodeMessage } from './message-codec.js';
 import { migrate, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { createPrivateFile, narrowToPrivate } from './private-file.js';
-import { listSessions, toRecord, type SessionRow } from './session-queries.js';
-import type { NewSession, SessionPatch, SessionRecord, Store, UsageRecord } from './types.js';
+import { listSessions, newSessionRecord, toRecord, type SessionRow } from './session-queries.js';
+import type { NewSession, SessionPatch, Store, UsageRecord } from './types.js';
 import { summarizeUsage, usageProblem } from './usage-queries.js';
 import { createSqliteWebhookInbox } from './webhook-inbox.js';
 import { createSqliteKanbanBoard } from './kanban-board.js';
@@ -215,17 +214,7 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     location: path,
     createSession: (input: NewSession) =>
       guarded(() => {
-        const at = now();
-        const record: SessionRecord = {
-          id: input.id ?? newSessionId(),
-          source: input.source,
-          title: input.title ?? null,
-          provider: input.provider,
-          model: input.model,
-          status: 'idle',
-          createdAt: at,
-          updatedAt: at,
-        };
+        const record = newSessionRecord(input, now());
         if (record.id === '') throw new StoreError('invalid', `${path}: a session id cannot be empty`);
         try {
           statements.insertSession.run(record);

@@ -8,7 +8,7 @@
 // its runs. Then: every delivery id that got a 202 is in the inbox exactly once, has run and has been
 // delivered exactly once (one `webhook answer` log line across both workers' logs), duplicates were
 // refused across listeners, and nothing was accepted that did not get stored.
-// A second test holds the shared rate limit: two listeners, one window.
+// A second test holds the shared rate limit: three listeners, one window.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -189,11 +189,11 @@ describe('two listeners and two workers on one PostgreSQL', () => {
     expect(reRuns).toBeLessThanOrEqual(killedWorkerRunning);
   }, 240_000);
 
-  it('the rate limit is one window shared by both listeners', async () => {
+  it('the rate limit is one window shared by three listeners', async () => {
     const start = await setUp(40);
-    const [l1, l2] = [await start('listener', 'l1'), await start('listener', 'l2')];
+    const listeners = [await start('listener', 'l1'), await start('listener', 'l2'), await start('listener', 'l3')];
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, n) => postEvent(n % 2 === 0 ? l1.url! : l2.url!, 'pr', payload(n), { secret: SECRET, delivery: `r-${n}` })),
+      Array.from({ length: 100 }, (_, n) => postEvent(listeners[n % 3]!.url!, 'pr', payload(n), { secret: SECRET, delivery: `r-${n}` })),
     );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 202)).toHaveLength(40);
@@ -204,7 +204,7 @@ describe('two listeners and two workers on one PostgreSQL', () => {
     expect(await count('SELECT count(*) AS n FROM webhook_events')).toBe(40);
     // A duplicate of an accepted event is answered as one, at the other listener too, and costs nothing.
     const accepted = answers.findIndex((answer) => answer.status === 202);
-    const again = await postEvent(accepted % 2 === 0 ? l2.url! : l1.url!, 'pr', payload(accepted), { secret: SECRET, delivery: `r-${accepted}` });
+    const again = await postEvent(listeners[(accepted + 1) % 3]!.url!, 'pr', payload(accepted), { secret: SECRET, delivery: `r-${accepted}` });
     expect(again.status).toBe(200);
     expect(again.json).toEqual({ status: 'duplicate', delivery_id: `r-${accepted}` });
   }, 60_000);

@@ -2,10 +2,9 @@
 // row shapes, filters and checks), each write one statement or one transaction.
 import type { Message } from '../../domain/messages.js';
 import { StoreError } from '../errors.js';
-import { newSessionId } from '../ids.js';
 import { decodeMessage, encodeMessage } from '../message-codec.js';
-import { sessionFilters, toRecord, type SessionRow } from '../session-queries.js';
-import type { SessionRecord, Store, UsageGroupBy, UsageRow } from '../types.js';
+import { newSessionRecord, sessionFilters, toRecord, type SessionRow } from '../session-queries.js';
+import type { Store, UsageGroupBy, UsageRow } from '../types.js';
 import { compareUsageRows, MODEL_SEPARATOR, usageProblem } from '../usage-queries.js';
 import { named } from './pg-named.js';
 import { inTransaction, sqlState, type PgClient, type PgPool } from './pg-pool.js';
@@ -92,17 +91,7 @@ export function createPgSessions(pool: PgPool, now: () => number, guarded: <T>(w
   return {
     createSession: (input) =>
       guarded(async () => {
-        const at = now();
-        const record: SessionRecord = {
-          id: input.id ?? newSessionId(),
-          source: input.source,
-          title: input.title ?? null,
-          provider: input.provider,
-          model: input.model,
-          status: 'idle',
-          createdAt: at,
-          updatedAt: at,
-        };
+        const record = newSessionRecord(input, now());
         if (record.id === '') throw new StoreError('invalid', `${where}: a session id cannot be empty`);
         try {
           await pool.query(
