@@ -25,7 +25,7 @@ import { removeGatewayAddress, writeGatewayAddress } from './address-file.js';
 import { listenerUrl } from './listener-url.js';
 import { claimPidFiles, releasePidFiles } from './pid-file.js';
 import { closeServer, createGatewayServer, listen, listenProblem } from './http-server.js';
-import { DEFAULT_GATEWAY_ROLE, ROLE_PLANS, WORK_POLL_MS, WORKER_PID_FILE, type GatewayRole } from './role.js';
+import { DEFAULT_GATEWAY_ROLE, ROLE_PLANS, WORK_POLL_MS, WORKER_PID_FILE, type GatewayRole } from '../domain/gateway-role.js';
 import { subscribeWakes } from './wakes.js';
 import { createPrForges } from './pr-forges.js';
 import { runWebhookEvent } from './run-event.js';

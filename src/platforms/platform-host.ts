@@ -14,7 +14,7 @@ import { createConversationRunner } from './conversation-runner.js';
 import { createInboundSink, type PlatformAccessSettings } from './inbound-sink.js';
 import { createOutboxDrain } from './outbox-drain.js';
 import { processIsAlive } from '../gateway/pid-file.js';
-import { WORK_POLL_MS } from '../gateway/role.js';
+import { WORK_POLL_MS } from '../domain/gateway-role.js';
 import { subscribeWakes } from '../gateway/wakes.js';
 import { createPlatformAdapter, enabledPlatforms } from './registry.js';
 import { removePlatformStates, writePlatformStates } from './state-file.js';

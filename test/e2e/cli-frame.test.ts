@@ -93,7 +93,7 @@ describe('lazy loading', () => {
   // zod's JSON Schema generator is `config schema`'s alone (and the agent's tool definitions).
   const JSON_SCHEMA_SOURCES = [/^src\/config\/json-schema\.ts$/, /node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/];
   const HEAVY_MODULES = [/^node:(http|https|http2|net|tls|worker_threads)$/, /pino/];
-  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client)\//, ...JSON_SCHEMA_SOURCES];
+  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client|pg|pg-[a-z-]+)\//, /^src\/store\/pg\//, ...JSON_SCHEMA_SOURCES];
 
   it.each([[['config', 'show']], [['config', 'get', 'model']], [['config', 'set', 'a.b', '1', '--force']]])(
     '%j loads no server, dashboard, logger or model client',
@@ -117,7 +117,7 @@ describe('lazy loading', () => {
     // The gateway's pid file reader is status's own business; the gateway itself is not.
     /^src\/(gateway\/(?!pid-file\.ts$)|dashboard\/|webhook\/)/,
     /^src\/log\/logger\.ts$/,
-    /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client)\//,
+    /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client|pg|pg-[a-z-]+)\//, /^src\/store\/pg\//,
     /^src\/providers\/(provider-client|list-models)\.ts$/,
     /^src\/providers\/(wire|identity)\/(?!types\.ts$)/,
   ];

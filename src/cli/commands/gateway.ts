@@ -11,7 +11,7 @@ import { enabledPlatformNames } from '../../platforms/delivery-target.js';
 import { readPlatformStates, type PlatformStates } from '../../platforms/state-file.js';
 import { findGateway, gatewayAddressPath, listenerBaseUrl, locateGateway, readGatewayAddress, type LocatedGateway } from '../../gateway/address-file.js';
 import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
-import { WORKER_PID_FILE, type GatewayRole } from '../../gateway/role.js';
+import { WORKER_PID_FILE, type GatewayRole } from '../../domain/gateway-role.js';
 import { startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
 import { boundAddress, reachableUrls } from '../../gateway/listener-url.js';
 import { readServiceReport } from '../../gateway/systemd/service-status.js';

@@ -1,6 +1,6 @@
 // `iris gateway [run]|start|stop|restart|status|install-service`: the declarations only; a command's code loads when it runs.
 import { Option, type Command } from 'commander';
-import { DEFAULT_GATEWAY_ROLE, GATEWAY_ROLES, type GatewayRole } from '../../gateway/role.js';
+import { DEFAULT_GATEWAY_ROLE, GATEWAY_ROLES, type GatewayRole } from '../../domain/gateway-role.js';
 import type { SetExitCode } from '../command-group.js';
 
 export function registerGateway(program: Command, setExit: SetExitCode): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATEWAY_ROLE, GATEWAY_ROLES, isGatewayRole, LISTENER_PID_FILE, ROLE_PLANS, WORK_POLL_MS, WORKER_PID_FILE } from './role.js';
+import { DEFAULT_GATEWAY_ROLE, GATEWAY_ROLES, isGatewayRole, LISTENER_PID_FILE, ROLE_PLANS, WORK_POLL_MS, WORKER_PID_FILE } from './gateway-role.js';
 
 describe('gateway roles', () => {
   it('each role has its plan: what runs here, and the pid files it holds', () => {
