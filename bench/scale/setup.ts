@@ -31,3 +31,24 @@ ${storeUrl === undefined ? '' : `store:\n  url: ${q(storeUrl)}\n`}platforms:
           deliver: log
 `;
 }
+
+/** The machine's CPU time so far, in clock ticks: all of it and the idle part (/proc/stat). */
+export function machineTicks(read: (path: string) => string): { total: number; idle: number } {
+  const fields = read('/proc/stat').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are the idle part.
+  const total = fields.slice(0, 8).reduce((sum, n) => sum + n, 0);
+  return { total, idle: fields[3]! + fields[4]! };
+}
+
+/** The CPU ticks of every process whose command line starts `postgres` (the server and its backends). */
+export function postgresTicks(listPids: () => number[], ticksOf: (pid: number) => number): number {
+  let sum = 0;
+  for (const pid of listPids()) {
+    try {
+      sum += ticksOf(pid);
+    } catch {
+      // a backend that ended between the listing and the read
+    }
+  }
+  return sum;
+}
