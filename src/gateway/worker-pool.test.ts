@@ -177,3 +177,33 @@ describe('the worker pool and a PR lane', () => {
     expect((await store.webhooks.get(id))?.state).toBe('skipped');
   });
 });
+
+describe('the worker pool and a run it lost', () => {
+  it('does not deliver a run whose recording was refused (another worker took the event over)', async () => {
+    await acceptOne('d-lost');
+    const { log } = quietLog();
+    const warnings: string[] = [];
+    const inbox = new Proxy(store.webhooks, {
+      get(target, key, receiver) {
+        if (key === 'finishRun') return async () => false;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const delivered: string[] = [];
+    let ran!: () => void;
+    const finished = new Promise<void>((resolve) => (ran = resolve));
+    const pool = createWorkerPool({
+      concurrency: 1,
+      inbox,
+      maxRunAttempts: 3,
+      run: async () => ({ kind: 'done', output: 'late answer' }),
+      deliver: async (record) => void delivered.push(record.deliveryId),
+      log: { ...log, warn: (_fields: object, message: string) => (warnings.push(message), ran()) },
+    });
+    await pool.start();
+    await finished;
+    await pool.stop(1_000);
+    expect(warnings).toEqual(['webhook run finished after another worker took the event over; this answer is dropped']);
+    expect(delivered).toEqual([]);
+  });
+});

@@ -90,7 +90,12 @@ export function createWorkerPool(options: WorkerPoolOptions) {
         return;
       }
       // Stored first: a crash from here on delivers this output, and never runs the agent again.
-      await inbox.finishRun(record.id, outcome.output, outcome.deliverAs);
+      if (!(await inbox.finishRun(record.id, outcome.output, outcome.deliverAs))) {
+        // This worker lost its claim while the run went on (its lease lapsed: the database was out
+        // of reach for longer than the lease); the worker that took the event over answers it.
+        log.warn(context, 'webhook run finished after another worker took the event over; this answer is dropped');
+        return;
+      }
       log.info({ ...context, chars: outcome.output.length }, 'webhook run finished');
       const stored = await inbox.get(record.id);
       if (stored) await deliver(stored, signal);

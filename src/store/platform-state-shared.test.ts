@@ -2,7 +2,7 @@
 // `stores.reopen()` is what a second gateway process on another host would open). PostgreSQL only:
 // a SQLite file is used by one gateway at a time (gateway.pid), so claims racing across processes,
 // leases and LISTEN/NOTIFY exist only there. platform-state.test.ts holds the contract both share.
-import { hostname } from 'node:os';
+import { thisWorker } from './pg/pg-worker-id.js';
 import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PG_TEST_URL } from '../../test/helpers/postgres.js';
@@ -10,6 +10,9 @@ import { useStores } from '../../test/helpers/store-backends.js';
 import type { InboundMessage } from '../platforms/types.js';
 import type { NewOutboxMessage } from './platform-types.js';
 import type { Store, WakeChannel } from './types.js';
+
+/** This host as a lease holder names it (the host name and, in a container, its pid namespace). */
+const LOCAL_HOST = thisWorker().host;
 
 const LEASE_MS = 30_000;
 
@@ -136,15 +139,15 @@ describe('store.platforms shared by two processes (postgres)', () => {
       for (const chat of ['1', '2', '3', '4']) await a.platforms.recordInbound(inbound({ chatId: chat }), `telegram:${chat}`, 'queued');
       for (let i = 0; i < 4; i++) await a.platforms.claimNextInbound();
       await holdAs('platform_inbound', [1], 'elsewhere:4242:1', clock + LEASE_MS);
-      await holdAs('platform_inbound', [2], `${hostname()}:${process.ppid}:1`, clock + LEASE_MS);
+      await holdAs('platform_inbound', [2], `${LOCAL_HOST}:${process.ppid}:1`, clock + LEASE_MS);
       await holdAs('platform_inbound', [3], 'elsewhere:4243:1', clock - 1);
       // No process has this pid: a gateway on this host that died.
-      await holdAs('platform_inbound', [4], `${hostname()}:4194304:1`, clock + LEASE_MS);
+      await holdAs('platform_inbound', [4], `${LOCAL_HOST}:4194304:1`, clock + LEASE_MS);
       expect(await b.platforms.recoverInbound()).toBe(2);
       const states = await stores.sql('SELECT id, state, worker FROM platform_inbound ORDER BY id');
       expect(states).toEqual([
         { id: 1, state: 'running', worker: 'elsewhere:4242:1' },
-        { id: 2, state: 'running', worker: `${hostname()}:${process.ppid}:1` },
+        { id: 2, state: 'running', worker: `${LOCAL_HOST}:${process.ppid}:1` },
         { id: 3, state: 'queued', worker: null },
         { id: 4, state: 'queued', worker: null },
       ]);
@@ -210,9 +213,9 @@ describe('store.platforms shared by two processes (postgres)', () => {
       await a.platforms.enqueue(['1', '2', '3', '4'].map((chat) => outbox({ chatId: chat })));
       expect(await a.platforms.claimDueOutbox('telegram', clock, 10)).toHaveLength(4);
       await holdAs('platform_outbox', [1], 'elsewhere:4242:1', clock + LEASE_MS);
-      await holdAs('platform_outbox', [2], `${hostname()}:4242:1`, clock + LEASE_MS);
+      await holdAs('platform_outbox', [2], `${LOCAL_HOST}:4242:1`, clock + LEASE_MS);
       await holdAs('platform_outbox', [3], 'elsewhere:4243:1', clock - 1);
-      await holdAs('platform_outbox', [4], `${hostname()}:4244:1`, clock + LEASE_MS);
+      await holdAs('platform_outbox', [4], `${LOCAL_HOST}:4244:1`, clock + LEASE_MS);
       // Pid 4242 lives on this host; 4244 does not. Whether a pid elsewhere lives is never asked.
       const alive = (pid: number) => pid === 4242;
       expect(await b.platforms.recoverOutbox(alive)).toBe(2);

@@ -6,7 +6,7 @@
 // Two stores opened in one test process share its pid, so to each other they look like an
 // earlier process with that pid (a dead one). Where who holds an event matters, the holders are
 // inboxes given worker ids of their own, or rows set to another host's worker.
-import { hostname } from 'node:os';
+import { thisWorker } from './pg/pg-worker-id.js';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_TEST_URL } from '../../test/helpers/postgres.js';
@@ -16,6 +16,9 @@ import { createPgPool, toPgStoreError, type PgPool } from './pg/pg-pool.js';
 import { createPgWebhookInbox } from './pg/pg-webhook-inbox.js';
 import type { Store } from './types.js';
 import type { NewWebhookEvent, WebhookInbox } from './webhook-types.js';
+
+/** This host as a lease holder names it (the host name and, in a container, its pid namespace). */
+const LOCAL_HOST = thisWorker().host;
 
 const POSTGRES = STORE_BACKENDS.find((backend) => backend.name === 'postgres')!;
 const LEASE_MS = 30_000;
@@ -183,6 +186,14 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     expect(await b.webhooks.claimNextRun(3)).toMatchObject({ id: 1, state: 'running', runAttempts: 2 });
     await a.webhooks.releaseRun(1);
     expect(await b.webhooks.get(1)).toMatchObject({ state: 'running', runAttempts: 2 });
+    // Nor can it record, skip or fail the run it lost: b's run is the one that counts.
+    expect(await a.webhooks.finishRun(1, 'late answer')).toBe(false);
+    await a.webhooks.skip(1, 'late skip');
+    await a.webhooks.fail(1, 'late failure');
+    expect(await b.webhooks.get(1)).toMatchObject({ state: 'running', output: null, error: null, skipReason: null });
+    expect(await b.webhooks.finishRun(1, "b's answer")).toBe(true);
+    expect(await b.webhooks.get(1)).toMatchObject({ state: 'done', output: "b's answer" });
+    await stores.sql("UPDATE webhook_events SET state = 'running', output = NULL WHERE id = 1");
     // A lapsed lease with its attempts used up fails the event instead.
     clock += LEASE_MS + 1;
     expect(await a.webhooks.claimNextRun(2)).toBeUndefined();
@@ -207,18 +218,18 @@ describe('the webhook inbox shared by several processes (PostgreSQL)', () => {
     const fresh = clock + LEASE_MS;
     const holders: [number, string, number | null][] = [
       [1, 'other-host:4242:1', fresh], // another host, lease running: alive as far as anyone can tell
-      [2, `${hostname()}:${process.ppid}:1`, fresh], // a live process on this host
-      [3, `${hostname()}:99999999:1`, fresh], // a dead process on this host
+      [2, `${LOCAL_HOST}:${process.ppid}:1`, fresh], // a live process on this host
+      [3, `${LOCAL_HOST}:99999999:1`, fresh], // a dead process on this host
       [4, 'other-host:4242:1', clock - 1], // another host whose lease lapsed
       [5, 'other-host:4242:1', null], // never leased (copied from SQLite)
     ];
     for (const [id, worker, leaseUntil] of holders) await stores.sql('UPDATE webhook_events SET worker = ?, lease_until = ? WHERE id = ?', [worker, leaseUntil, id]);
     // Recovered by a process on this host (b is on another host).
-    const local = inboxAs(`${hostname()}:${process.pid}:${Math.round(performance.timeOrigin)}`);
+    const local = inboxAs(`${LOCAL_HOST}:${process.pid}:${Math.round(performance.timeOrigin)}`);
     expect(await local.recoverInterrupted()).toBe(3);
     expect(await stores.sql('SELECT id, state, worker FROM webhook_events ORDER BY id')).toEqual([
       { id: 1, state: 'running', worker: 'other-host:4242:1' },
-      { id: 2, state: 'running', worker: `${hostname()}:${process.ppid}:1` },
+      { id: 2, state: 'running', worker: `${LOCAL_HOST}:${process.ppid}:1` },
       { id: 3, state: 'accepted', worker: null },
       { id: 4, state: 'accepted', worker: null },
       { id: 5, state: 'accepted', worker: null },

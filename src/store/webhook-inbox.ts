@@ -217,7 +217,7 @@ export function createSqliteWebhookInbox(
         return row && toRecord(row);
       }),
     setSession: (id, sessionId) => guarded(() => void statements.setSession.run(sessionId, now(), id)),
-    finishRun: (id, output, deliverAs) => guarded(() => void statements.finish.run(output, deliverAs ?? null, now(), id)),
+    finishRun: (id, output, deliverAs) => guarded(() => statements.finish.run(output, deliverAs ?? null, now(), id).changes === 1),
     skip: (id, reason) => guarded(() => void statements.skip.run(reason, now(), id)),
     nextRunAfter: (after) => guarded(() => statements.nextRunAfter.get(after)?.at ?? undefined),
     fail: (id, reason) => guarded(() => void statements.fail.run(reason, now(), id)),

@@ -87,8 +87,12 @@ export interface WebhookInbox {
   claimNextRun(maxRunAttempts: number): Promise<WebhookEventRecord | undefined>;
   /** Links the run's session as soon as it exists, so a crash leaves the trail. */
   setSession(id: number, sessionId: string): Promise<void>;
-  /** running → done, with the output to deliver (and, on a PR route, how). */
-  finishRun(id: number, output: string, deliverAs?: DeliverAs): Promise<void>;
+  /**
+   * running → done, with the output to deliver (and, on a PR route, how). False when the run was
+   * no longer this process's to record (PostgreSQL: its lease lapsed and another worker took the
+   * event over): the caller must not deliver it.
+   */
+  finishRun(id: number, output: string, deliverAs?: DeliverAs): Promise<boolean>;
   /** running → skipped: the run decided the event needs nothing; nothing is delivered. */
   skip(id: number, reason: string): Promise<void>;
   /** The earliest `runAfter` of a waiting event later than `now`, so a worker can wake for it. */

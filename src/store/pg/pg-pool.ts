@@ -80,11 +80,28 @@ export async function inTransaction<T>(pool: PgPool, work: (client: PgClient) =>
   }
 }
 
+/**
+ * `inTransaction`, tried again (up to `attempts` in all) when PostgreSQL gave it up as a deadlock
+ * victim or a serialization failure: the work is all-or-nothing, so running it again is safe.
+ */
+export async function inRetriedTransaction<T>(pool: PgPool, work: (client: PgClient) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(pool, work);
+    } catch (err) {
+      const state = sqlState(err);
+      if (attempt >= attempts || (state !== '40P01' && state !== '40001')) throw err;
+    }
+  }
+}
+
 /** The URL to show: `postgres://user@host:5432/db`, never the password. */
 export function redactStoreUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '***';
+    // The driver also takes a password (and a client key's) from the query string.
+    for (const name of ['password', 'sslpassword']) if (parsed.searchParams.has(name)) parsed.searchParams.set(name, '***');
     return parsed.toString();
   } catch {
     return 'postgres://(unparsable URL)';

@@ -70,6 +70,12 @@ describe('connection failures', () => {
     expect(failure?.message).not.toContain('hunter2');
   });
 
+  it('masks a password given in the query string too', () => {
+    expect(redactStoreUrl('postgres://iris@db:5432/iris?password=s3cret&sslmode=require&sslpassword=k3y')).toBe(
+      'postgres://iris@db:5432/iris?password=***&sslmode=require&sslpassword=***',
+    );
+  });
+
   it('refuses a URL that is not postgres://', async () => {
     await expect(openPostgresStore('mysql://127.0.0.1/test')).rejects.toMatchObject({ code: 'invalid' });
   });

@@ -37,7 +37,7 @@ export function createPgWakeups(url: string, schema: string | undefined): PgWake
     if (closed || reconnectTimer) return;
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
-      connect().then(wakeAll, scheduleReconnect);
+      ensureConnected().then(wakeAll, scheduleReconnect);
     }, reconnectDelay);
     reconnectTimer.unref();
     reconnectDelay = Math.min(reconnectDelay * 2, RECONNECT_MAX_MS);
@@ -49,20 +49,31 @@ export function createPgWakeups(url: string, schema: string | undefined): PgWake
       for (const wake of subscribers.get(message.channel) ?? []) wake();
     });
     next.on('error', () => {
-      if (client === next) client = undefined;
       void next.end().catch(() => {});
+      if (client !== next) return; // failed while connecting: the connect's caller hears of it
+      client = undefined;
       scheduleReconnect();
     });
-    await next.connect();
-    for (const name of subscribers.keys()) await next.query(`LISTEN "${name}"`);
+    try {
+      await next.connect();
+      for (const name of subscribers.keys()) await next.query(`LISTEN "${name}"`);
+    } catch (err) {
+      void next.end().catch(() => {});
+      throw err;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
     client = next;
     reconnectDelay = RECONNECT_MIN_MS;
   }
 
-  async function ensureConnected(): Promise<void> {
-    if (client) return;
+  /** One connection attempt at a time, whoever asks (a subscribe, the reconnect timer). */
+  function ensureConnected(): Promise<void> {
+    if (client || closed) return Promise.resolve();
     connecting ??= connect().finally(() => (connecting = undefined));
-    await connecting;
+    return connecting;
   }
 
   return {
@@ -72,7 +83,13 @@ export function createPgWakeups(url: string, schema: string | undefined): PgWake
       const first = set === undefined;
       if (!set) subscribers.set(name, (set = new Set()));
       set.add(onWake);
-      await ensureConnected();
+      try {
+        await ensureConnected();
+      } catch (err) {
+        // Kept trying in the background; the subscriber is listened for once it connects.
+        scheduleReconnect();
+        throw err;
+      }
       if (first && client) await client.query(`LISTEN "${name}"`);
       return async () => {
         set.delete(onWake);

@@ -9,7 +9,7 @@
 // waits for the first's commit, then finds the fresh record and hears `duplicate`.
 import type { AcceptOutcome, NewWebhookEvent } from '../webhook-types.js';
 import type { PgContext } from './pg-context.js';
-import { inTransaction, type PgClient } from './pg-pool.js';
+import { inRetriedTransaction, type PgClient } from './pg-pool.js';
 import { notifySql } from './pg-wakeups.js';
 
 type PendingAccept = {
@@ -107,7 +107,9 @@ export function createPgAcceptQueue(ctx: PgContext): (event: NewWebhookEvent, de
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
     ctx
-      .guarded(() => inTransaction(ctx.pool, (client) => writeBatch(client, batch, ctx.schema)))
+      // A batch that lost a deadlock (to a dedup prune, say) is written again rather than failing
+      // every request in it with a 503.
+      .guarded(() => inRetriedTransaction(ctx.pool, (client) => writeBatch(client, batch, ctx.schema)))
       .then(
         (outcomes) => batch.forEach((p, i) => p.resolve(outcomes[i]!)),
         (err: unknown) => {

@@ -15,6 +15,7 @@ import type { PgContext } from './pg-context.js';
 import { inTransaction } from './pg-pool.js';
 import { isProcessAlive, mayTakeOver } from './pg-takeover.js';
 import { notifySql } from './pg-wakeups.js';
+import { parseWorkerId } from './pg-worker-id.js';
 import { createPgAcceptQueue } from './pg-webhook-accept.js';
 import { createPgClaimNextRun, type PgEventRow } from './pg-webhook-claim.js';
 
@@ -33,19 +34,21 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
     finishRun: (id, output, deliverAs) =>
       guarded(async () => {
         const at = now();
-        // The worker that ran it delivers it, under the same lease.
-        await run(
-          `UPDATE webhook_events SET state = 'done', output = $1, deliver_as = $2, error = NULL, worker = $3, lease_until = $4, updated_at = $5
-           WHERE id = $6 AND state = 'running'`,
+        // The worker that ran it delivers it, under the same lease; a run whose lease lapsed (another
+        // worker took the event over meanwhile) is not this worker's to record any more.
+        const changed = await run(
+          `UPDATE webhook_events SET state = 'done', output = $1, deliver_as = $2, error = NULL, lease_until = $4, updated_at = $5
+           WHERE id = $6 AND state = 'running' AND worker = $3`,
           [output, deliverAs ?? null, ctx.worker, at + ctx.leaseMs, at, id],
         );
+        return changed === 1;
       }),
     skip: (id, reason) =>
       guarded(async () => {
         await run(
           `UPDATE webhook_events SET state = 'delivered', skipped = $1, output = NULL, worker = NULL, lease_until = NULL, updated_at = $2
-           WHERE id = $3 AND state IN ('accepted', 'running')`,
-          [reason, now(), id],
+           WHERE id = $3 AND (state = 'accepted' OR (state = 'running' AND worker = $4))`,
+          [reason, now(), id, ctx.worker],
         );
       }),
     nextRunAfter: (after) =>
@@ -62,7 +65,14 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
         return result.rows[0]?.at ?? undefined;
       }),
     fail: (id, reason) =>
-      guarded(async () => void (await run("UPDATE webhook_events SET state = 'failed', error = $1, worker = NULL, lease_until = NULL, updated_at = $2 WHERE id = $3", [reason, now(), id]))),
+      guarded(
+        async () =>
+          // A run that another worker has taken over (this one's lease lapsed) is not this one's to fail.
+          void (await run(
+            "UPDATE webhook_events SET state = 'failed', error = $1, worker = NULL, lease_until = NULL, updated_at = $2 WHERE id = $3 AND (state <> 'running' OR worker = $4)",
+            [reason, now(), id, ctx.worker],
+          )),
+      ),
     releaseRun: (id) =>
       guarded(() =>
         inTransaction(pool, async (client) => {
@@ -107,7 +117,13 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
               mine.map((row) => row.id),
             ]);
           }
-          return mine.map(toRecord);
+          // A delivery's gh pid is a process on the host that started it: one left by another
+          // host is nothing to reap here (a pid here may be a live gh of this host's own).
+          const selfHost = parseWorkerId(ctx.worker)?.host;
+          const foreign = mine.filter((row) => row.delivery_pid !== null && row.worker !== null && parseWorkerId(row.worker)?.host !== selfHost);
+          if (foreign.length > 0) await client.query('UPDATE webhook_events SET delivery_pid = NULL WHERE id = ANY($1::bigint[])', [foreign.map((row) => row.id)]);
+          const foreignIds = new Set(foreign.map((row) => row.id));
+          return mine.map((row) => toRecord(foreignIds.has(row.id) ? { ...row, delivery_pid: null } : row));
         }),
       ),
     markDelivering: (id) =>

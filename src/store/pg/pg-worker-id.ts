@@ -1,6 +1,7 @@
 // Who holds a lease: `host:pid:start`. The host and pid let a restarted process on the same host
 // take back at once what its dead predecessor held (the pid is gone); the start time tells a new
 // process that reuses an old pid apart from it. Elsewhere the lease runs out.
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 export type WorkerId = { readonly host: string; readonly pid: number; readonly startedAt: number };
@@ -21,7 +22,21 @@ export function parseWorkerId(text: string): WorkerId | undefined {
  * opens is the same worker: none of them mistakes another's claims for a dead predecessor's.
  */
 export function thisWorker(startedAt: number = Math.round(performance.timeOrigin)): WorkerId {
-  return { host: hostname(), pid: process.pid, startedAt };
+  return { host: `${hostname()}${pidNamespaceSuffix()}`, pid: process.pid, startedAt };
+}
+
+/**
+ * The process-id namespace, as part of the host: two containers with one host name (host network,
+ * or a `hostname:` in compose) each have their own pid 1, and one must not take the other's pids
+ * for its own dead ones. Empty where /proc does not tell.
+ */
+function pidNamespaceSuffix(): string {
+  try {
+    const match = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'));
+    return match ? `#${match[1]}` : '';
+  } catch {
+    return '';
+  }
 }
 
 /**
