@@ -81,18 +81,24 @@ export async function inTransaction<T>(pool: PgPool, work: (client: PgClient) =>
 }
 
 /**
- * `inTransaction`, tried again (up to `attempts` in all) when PostgreSQL gave it up as a deadlock
- * victim or a serialization failure: the work is all-or-nothing, so running it again is safe.
+ * Runs `work` again (up to `attempts` in all) when PostgreSQL gave it up as a deadlock victim or a
+ * serialization failure: `work` is one statement or one transaction, all-or-nothing, so running it
+ * again is safe.
  */
-export async function inRetriedTransaction<T>(pool: PgPool, work: (client: PgClient) => Promise<T>, attempts = 3): Promise<T> {
+export async function inRetried<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(pool, work);
+      return await work();
     } catch (err) {
       const state = sqlState(err);
       if (attempt >= attempts || (state !== '40P01' && state !== '40001')) throw err;
     }
   }
+}
+
+/** `inTransaction`, tried again as `inRetried` says. */
+export function inRetriedTransaction<T>(pool: PgPool, work: (client: PgClient) => Promise<T>, attempts = 3): Promise<T> {
+  return inRetried(() => inTransaction(pool, work), attempts);
 }
 
 /** The URL to show: `postgres://user@host:5432/db`, never the password. */

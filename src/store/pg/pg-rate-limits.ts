@@ -29,7 +29,11 @@ export function createPgRateLimits(ctx: PgContext): SharedRateLimiter {
     queue.inFlight = true;
     ctx
       .guarded(async () => {
-        const result = await ctx.pool.query<{ admitted: number; wait_ms: number }>('SELECT admitted, wait_ms FROM iris_rate_take($1, $2, $3, $4, $5)', [key, batch.length, limit, windowMs, ctx.now()]);
+        const result = await ctx.pool.query<{ admitted: number; wait_ms: number }>({
+          name: 'iris_rate_take',
+          text: 'SELECT admitted, wait_ms FROM iris_rate_take($1, $2, $3, $4, $5)',
+          values: [key, batch.length, limit, windowMs, ctx.now()],
+        });
         return result.rows[0] ?? { admitted: 0, wait_ms: windowMs };
       })
       .then(

@@ -9,8 +9,8 @@
 // waits for the first's commit, then finds the fresh record and hears `duplicate`.
 import type { AcceptOutcome, NewWebhookEvent } from '../webhook-types.js';
 import type { PgContext } from './pg-context.js';
-import { inRetriedTransaction, type PgClient } from './pg-pool.js';
-import { notifySql } from './pg-wakeups.js';
+import { inRetried, inRetriedTransaction, type PgClient } from './pg-pool.js';
+import { channelName, notifySql } from './pg-wakeups.js';
 
 type PendingAccept = {
   readonly event: NewWebhookEvent;
@@ -41,7 +41,64 @@ const INSERT_SQL = `
   ORDER BY n
   RETURNING id`;
 
+// The usual batch (no delivery twice in it) in one statement, so one round trip and one commit:
+// remember the deliveries, insert the events whose delivery is new (or not deduplicated), and
+// wake the workers when any was. The same rules as the two statements above; the statement is
+// prepared once per connection.
+const ACCEPT_ONE_ROUND_SQL = `
+  WITH batch AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::bigint[], $9::boolean[], $10::bigint[])
+      WITH ORDINALITY AS b(route, delivery_id, event, payload, route_snapshot, received_at, lane, run_after, dedup, since, n)
+  ),
+  remembered AS (
+    INSERT INTO webhook_dedup AS d (route, delivery_id, seen_at)
+    SELECT route, delivery_id, received_at FROM batch WHERE dedup ORDER BY route, delivery_id
+    ON CONFLICT (route, delivery_id) DO UPDATE SET seen_at = excluded.seen_at
+    WHERE d.seen_at < (SELECT b.since FROM batch b WHERE b.route = excluded.route AND b.delivery_id = excluded.delivery_id)
+    RETURNING route, delivery_id
+  ),
+  inserted AS (
+    INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at, lane, run_after)
+    SELECT route, delivery_id, event, payload, route_snapshot, 'accepted', received_at, received_at, lane, run_after FROM batch b
+    WHERE NOT b.dedup OR EXISTS (SELECT 1 FROM remembered r WHERE r.route = b.route AND r.delivery_id = b.delivery_id)
+    ORDER BY n
+    RETURNING id
+  ),
+  woken AS (SELECT pg_notify($11, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_inserted)
+  SELECT (SELECT array_agg(id ORDER BY id) FROM inserted) AS ids,
+         (SELECT array_agg(route || chr(1) || delivery_id) FROM remembered) AS fresh,
+         (SELECT count(*) FROM woken) AS woken`;
+
 const dedupKey = (route: string, deliveryId: string): string => JSON.stringify([route, deliveryId]);
+
+/** A batch in one statement; undefined when a delivery appears twice in it (the rounds path decides those). */
+async function writeBatchInOneRound(pool: PgContext['pool'], batch: readonly PendingAccept[], schema: string | undefined): Promise<AcceptOutcome[] | undefined> {
+  if (dedupRounds(batch.map((p) => p.event)).length > 1) return undefined;
+  const events = batch.map((p) => p.event);
+  const result = await pool.query<{ ids: number[] | null; fresh: string[] | null }>({
+    name: 'iris_accept_batch',
+    text: ACCEPT_ONE_ROUND_SQL,
+    values: [
+      events.map((e) => e.route),
+      events.map((e) => e.deliveryId),
+      events.map((e) => e.event),
+      events.map((e) => e.payload),
+      events.map((e) => e.routeSnapshot),
+      events.map((e) => e.receivedAt),
+      events.map((e) => e.lane ?? null),
+      events.map((e) => e.runAfter ?? null),
+      events.map((e) => e.deduplicate),
+      batch.map((p) => p.dedupSince),
+      channelName('inbox', schema),
+    ],
+  });
+  const row = result.rows[0];
+  const fresh = new Set(row?.fresh ?? []);
+  // The ids were taken in batch order (ORDER BY n), so sorted they line up with the accepted events.
+  const ids = (row?.ids ?? []).map(Number);
+  let next = 0;
+  return events.map((e): AcceptOutcome => (!e.deduplicate || fresh.has(`${e.route}\u0001${e.deliveryId}`) ? { status: 'accepted', id: ids[next++]! } : { status: 'duplicate' }));
+}
 
 /**
  * Which events of a batch go through dedup in which round: round k holds the k-th occurrence of
@@ -109,7 +166,9 @@ export function createPgAcceptQueue(ctx: PgContext): (event: NewWebhookEvent, de
     ctx
       // A batch that lost a deadlock (to a dedup prune, say) is written again rather than failing
       // every request in it with a 503.
-      .guarded(() => inRetriedTransaction(ctx.pool, (client) => writeBatch(client, batch, ctx.schema)))
+      .guarded(async () =>
+        (await inRetried(() => writeBatchInOneRound(ctx.pool, batch, ctx.schema))) ?? (await inRetriedTransaction(ctx.pool, (client) => writeBatch(client, batch, ctx.schema))),
+      )
       .then(
         (outcomes) => batch.forEach((p, i) => p.resolve(outcomes[i]!)),
         (err: unknown) => {
