@@ -22,9 +22,9 @@ export default defineConfig({
       exclude: ['src/**/*.test.ts', 'src/**/*.d.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      // Today's figures rounded down (2026-11-24: 67.3 / 63.16 / 64.99 / 69.14 %): coverage may
+      // Today's figures rounded down (2026-11-27: 72.29 / 66.98 / 72.35 / 74.06 %): coverage may
       // rise, never fall. Raise them when it rises.
-      thresholds: { statements: 67, branches: 63, functions: 64, lines: 69 },
+      thresholds: { statements: 71, branches: 66, functions: 71, lines: 73 },
     },
   },
 });

@@ -157,6 +157,18 @@ describe.skipIf(process.platform === 'win32')('deliverEvent through the fake gh'
     ]);
   });
 
+  it('a log delivery is written out (flushed) before the event is marked delivered', async () => {
+    const order: string[] = [];
+    const inbox = { ...recordingInbox([]), markDelivered: async () => void order.push('marked delivered') } as WebhookInbox;
+    const log = { ...quietLog, info: (_: object, message: string) => void order.push(message) };
+    const flushLog = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push('flushed');
+    };
+    await deliverEvent({ env, inbox, log, platforms: noPlatformDelivery, forges: NO_FORGES, threads: NO_THREADS, flushLog }, record({ routeSnapshot: JSON.stringify({ ...FORGE, deliver: 'log' }) }), new AbortController().signal);
+    expect(order).toEqual(['webhook answer', 'flushed', 'marked delivered']);
+  });
+
   it("with the bot's login known, a stranger's comment carrying the delivery marker does not count: the answer is posted", async () => {
     const stranger = spawn(FAKE_GH, ['pr', 'comment', '42', '--repo', 'octo/hello', '--body', 'ha <!-- iris-delivery:7 -->'], { env: { ...process.env, ...env, FAKE_GH_LOGIN: 'mallory' }, stdio: 'ignore' });
     await new Promise((resolve) => stranger.once('exit', resolve));

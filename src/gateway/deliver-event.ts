@@ -40,6 +40,11 @@ export type DeliverDeps = {
   /** The code-host clients of PR routes and GitLab events. */
   readonly forges: PrForges;
   readonly threads: PrThreads;
+  /**
+   * Writes the log lines buffered so far to the log file. A `deliver: log` answer is its line, so
+   * it is written out before the event is marked delivered: a kill -9 right after cannot lose it.
+   */
+  readonly flushLog?: () => Promise<void>;
 };
 
 /**
@@ -81,6 +86,7 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
 
   if (deliver === 'log') {
     deps.log.info({ ...context, deliver, answer: output }, 'webhook answer');
+    await deps.flushLog?.();
     await delivered(1);
     return;
   }

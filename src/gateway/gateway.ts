@@ -153,6 +153,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info', sync: false, rotation });
   opened.log = log;
   const llog = listenerLog(log);
+  const flushLog = () => new Promise<void>((resolve) => log.flush(() => resolve()));
   for (const problem of [...early, ...undeliverable.map((p) => `${p}; the route is disabled (403) until that is fixed`)]) {
     llog.warn({}, problem);
     print(`warning: ${problem}`);
@@ -246,7 +247,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         // to the others, once its lease lapses.
         ...(store.backend === 'postgres' ? { adoptDeliveriesEveryMs: ADOPT_DELIVERIES_EVERY_MS } : {}),
         run: metrics ? timedRun(run, metrics, () => performance.now()) : run,
-        deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery, forges, threads: store.prThreads }, record, signal),
+        deliver: (record, signal) => deliverEvent({ env, inbox: deliveryInbox, log: llog, platforms: platformDelivery, forges, threads: store.prThreads, flushLog }, record, signal),
       })
     : undefined;
 
