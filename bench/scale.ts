@@ -14,28 +14,19 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
+import { benchArgs } from './bench-args.js';
 import { closedLoop, type LoadResult } from './webhook-ingest/load.js';
 import { signedPullRequest } from './webhook-ingest/payload.js';
 import { clockTicksPerSecond, cpuTicks, startServer, type Server } from './webhook-ingest/processes.js';
 import { int, median, ms, percentile } from './webhook-ingest/report.js';
 import { machineTicks, postgresTicks, scaleConfig, schemaUrl, type Backend } from './scale/setup.js';
 
-const args = process.argv.slice(2);
-function option(name: string, fallback: number, min = 1): number {
-  const i = args.indexOf(name);
-  const value = i >= 0 ? Number(args[i + 1]) : fallback;
-  if (!Number.isFinite(value) || value < min) {
-    process.stderr.write(`bench: ${name} takes a number of at least ${min}\n`);
-    process.exit(2);
-  }
-  return value;
-}
+const { number: option, string: stringOption } = benchArgs(process.argv.slice(2));
 const seconds = option('--seconds', 8, 1);
 const rounds = Math.round(option('--rounds', 3, 1));
 const connections = Math.round(option('--connections', 48, 3));
 const warmupSeconds = option('--warmup', 2, 0);
-const pgIndex = args.indexOf('--pg');
-const pgUrl = pgIndex >= 0 ? args[pgIndex + 1]! : (process.env.IRIS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+const pgUrl = stringOption('--pg') ?? process.env.IRIS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const SECRET = 'bench-scale-secret-4b7e1d90c2a5';
 const ROUTE_PATH = '/webhooks/pr';

@@ -25,6 +25,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './bench-args.js';
 import { closedLoop, openLoop, type LoadResult } from './webhook-ingest/load.js';
 import { GATEWAY_MODEL, SINK_MODEL, startPacedUpstream, type PacedUpstream } from './webhook-ingest/paced-upstream.js';
 import { signedPullRequest } from './webhook-ingest/payload.js';
@@ -34,19 +35,7 @@ import * as report from './webhook-ingest/report.js';
 import type { Phase } from './webhook-ingest/report.js';
 
 const args = process.argv.slice(2);
-function option(name: string, fallback: number, min = 1): number {
-  const i = args.indexOf(name);
-  const value = i >= 0 ? Number(args[i + 1]) : fallback;
-  if (!Number.isFinite(value) || value < min) {
-    process.stderr.write(`bench: ${name} takes a number of at least ${min}\n`);
-    process.exit(2);
-  }
-  return value;
-}
-function stringOption(name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
+const { number: option, string: stringOption } = benchArgs(args);
 const metricsMode = args.includes('--metrics');
 const seconds = option('--seconds', 10, 1);
 const rounds = Math.round(option('--rounds', metricsMode ? 6 : 3, metricsMode ? 5 : 1));
