@@ -149,6 +149,15 @@ async function startGateway(upstream: PacedUpstream, metrics = false): Promise<{
   return { gateway, home };
 }
 
+/** The durable floor (durable-floor-server.mjs): the bare server's work plus an append + fdatasync before each 202. */
+async function startFloor(): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'iris-bench-floor-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const floor = await startServer('durable floor', [join(helpers, 'durable-floor-server.mjs'), SECRET, join(dir, 'accepted.log')], process.env, /listening (\d+)/);
+  cleanups.push(() => floor.stop());
+  return floor;
+}
+
 async function startBare(): Promise<Server> {
   const bare = await startServer('bare server', [join(helpers, 'bare-server.mjs'), SECRET], process.env, /listening (\d+)/);
   cleanups.push(() => bare.stop());
@@ -212,10 +221,10 @@ const PAIRS: ReadonlyArray<{ key: PairKey; label: string; connections: number; s
   { key: 'stream', label: `${connections} conn, 4 runs stream`, connections, streams: true },
 ];
 
-async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server, home: string): Promise<void> {
+async function comparison(upstream: PacedUpstream, bare: Server, floor: Server, gateway: Server, home: string): Promise<void> {
   const hung = () => until(`${CONCURRENCY} gateway runs waiting on the hanging model`, () => upstream.open('gateway', 'hang') >= CONCURRENCY);
 
-  async function phase(server: Server, which: 'bare' | 'gateway', pair: (typeof PAIRS)[number]): Promise<Phase> {
+  async function phase(server: Server, which: Phase['server'], pair: (typeof PAIRS)[number]): Promise<Phase> {
     let sink: ReturnType<typeof startHelper> | undefined;
     if (which === 'gateway' && pair.streams) {
       upstream.setGatewayMode('stream');
@@ -248,6 +257,7 @@ async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server
   if (warmupSeconds > 0) {
     say(`  warm-up: ${warmupSeconds} s each at ${connections} connections (not counted)`);
     checkAnswers('bare, warm-up', await closedLoop(bare.origin, ROUTE_PATH, delivery, connections, warmupSeconds));
+    checkAnswers('durable floor, warm-up', await closedLoop(floor.origin, ROUTE_PATH, delivery, connections, warmupSeconds));
     checkAnswers('gateway, warm-up', await closedLoop(gateway.origin, ROUTE_PATH, delivery, connections, warmupSeconds));
   } else {
     checkAnswers('gateway, first events', await closedLoop(gateway.origin, ROUTE_PATH, delivery, 1, 0.2));
@@ -258,14 +268,17 @@ async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server
   let walPeak = 0;
   const walWatch = setInterval(() => (walPeak = Math.max(walPeak, fileSize(join(home, 'state.db-wal')))), 250);
 
-  const results = new Map<PairKey, { bare: Phase[]; gateway: Phase[] }>(PAIRS.map((p) => [p.key, { bare: [], gateway: [] }]));
+  const results = new Map<PairKey, { bare: Phase[]; floor: Phase[]; gateway: Phase[] }>(PAIRS.map((p) => [p.key, { bare: [], floor: [], gateway: [] }]));
+  const servers = { bare, floor, gateway };
   for (let round = 0; round < rounds; round++) {
     say(`  round ${round + 1}/${rounds}`);
     for (const pair of PAIRS) {
-      // ABBA: the order within a pair flips every round, so a drift favours neither side.
-      const order = round % 2 === 0 ? (['bare', 'gateway'] as const) : (['gateway', 'bare'] as const);
+      // ABBA: the order within a pair flips every round, so a drift favours neither side. The
+      // durable floor is measured in the idle pair only, between the two.
+      const sides: ReadonlyArray<Phase['server']> = pair.key === 'idle' ? ['bare', 'floor', 'gateway'] : ['bare', 'gateway'];
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
       for (const which of order) {
-        const measured = await phase(which === 'bare' ? bare : gateway, which, pair);
+        const measured = await phase(servers[which], which, pair);
         results.get(pair.key)![which].push(measured);
         say(report.phaseLine(`${pair.label}, ${which}`, measured));
       }
@@ -293,6 +306,14 @@ async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server
     say(report.tableRow('', 'gateway', gatewayFigures));
     say(report.ratioRow(ratio, bareFigures, gatewayFigures));
   }
+  // The durable floor against the same bare phases, round by round.
+  const idle = results.get('idle')!;
+  const floorFigures = report.medianFigures(idle.floor.map(report.figures));
+  const floorRounds = idle.floor.map((phase, i) => report.figures(phase).acceptedPerS / report.figures(idle.bare[i]!).acceptedPerS);
+  const floorRatio = report.median(floorRounds);
+  say(report.tableRow(`${PAIRS[0]!.label}`, 'floor', floorFigures));
+  say(report.ratioRow(floorRatio, medians.get('idle')!.bare, floorFigures));
+  say('  floor: the same work as bare, plus each body appended to a file and fdatasync\'d (group commit on a thread) before its 202');
   const stream = medians.get('stream')!;
   say(
     `  background in the streaming phases: gateway runs ${report.int(stream.gateway.backgroundDeltasPerS)} deltas/s, stand-in ${report.int(stream.bare.backgroundDeltasPerS)} deltas/s (median)`,
@@ -307,7 +328,8 @@ async function comparison(upstream: PacedUpstream, bare: Server, gateway: Server
   say('');
   say('targets');
   const p50s = medians.get('one')!;
-  say(`  gateway ≥ 0.7× bare accepted/s, ${connections} connections       ${`${idleRatio.toFixed(2)}×`.padStart(8)}  ${report.verdict(idleRatio >= 0.7)}${spread('idle')}`);
+  say(`  gateway ≥ 0.7× bare accepted/s, ${connections} connections       ${`${idleRatio.toFixed(2)}×`.padStart(8)}  ${report.durableVerdict(idleRatio, floorRatio, 0.7)}${spread('idle')}`);
+  say(`    the durable floor, same connections                ${`${floorRatio.toFixed(2)}×`.padStart(8)}${rounds > 1 ? `  (rounds: ${floorRounds.map((r) => r.toFixed(2)).join(', ')})` : ''}`);
   say(`  gateway p50 < 1 ms with one connection              ${`${p50One.toFixed(2)} ms`.padStart(8)}  ${report.verdict(p50One < 1)}  (bare ${p50s.bare.p50.toFixed(2)} ms)`);
   say(`  gateway ≥ 0.6× bare while 4 agent runs stream       ${`${streamRatio.toFixed(2)}×`.padStart(8)}  ${report.verdict(streamRatio >= 0.6)}${spread('stream')}`);
   say('  memory flat, WAL and state.db bounded over 5 minutes not run here: npm run bench:webhook -- --soak 5');
@@ -397,6 +419,7 @@ async function metricsComparison(upstream: PacedUpstream, gateway: Server): Prom
 // --- the ingest comparison or the soak -------------------------------------------------------
 async function ingest(upstream: PacedUpstream, gateway: Server, home: string): Promise<void> {
   const bare = soakMinutes > 0 ? undefined : await startBare();
+  const floor = soakMinutes > 0 ? undefined : await startFloor();
 
   say(
     `webhook-ingest: a ${report.int(delivery.body.length)}-byte signed pull_request "opened", a new X-GitHub-Delivery per request; ` +
@@ -408,6 +431,7 @@ async function ingest(upstream: PacedUpstream, gateway: Server, home: string): P
       `HMAC, filters, dedup, rate limit ${report.int(rateLimit)}/60 s (out of the way), the inbox write fsync'd before the 202 (group commit on its writer thread), a count a minute in the info log; ${CONCURRENCY} workers`,
   );
   if (bare) say(`  bare     node:http (pid ${bare.pid}): reads the body, HMAC-SHA256 in constant time, JSON.parse, dedup in a Map (bounded, 100k)`);
+  if (floor) say(`  floor    the same (pid ${floor.pid}), and the body appended to a file and fdatasync'd before the 202 (group commit on a writer thread): the least a durable receiver does`);
   say(`  load     undici Pool in this process, connections opened before the clock starts, pipelining 1; latency = send to end of answer; CPU/req = server utime+stime from /proc (${ticksPerSecond} Hz) / requests; client CPU = this process`);
   say(
     `  background${bare ? ', idle phases' : ''}: the model hangs, so ${CONCURRENCY} runs hold the ${CONCURRENCY} workers without using CPU; accepted events wait in the inbox`,
@@ -423,7 +447,7 @@ async function ingest(upstream: PacedUpstream, gateway: Server, home: string): P
   say('');
 
   if (soakMinutes > 0) await soak(upstream, gateway, home);
-  else await comparison(upstream, bare!, gateway, home);
+  else await comparison(upstream, bare!, floor!, gateway, home);
 }
 
 // --- main ------------------------------------------------------------------------------------

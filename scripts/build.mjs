@@ -7,6 +7,24 @@ import { build } from 'esbuild';
 import { build as buildPage } from 'vite';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// commander requires node:child_process when it loads, for executable subcommands, which Iris
+// does not have; child_process brings net, dgram and the stream modules with it, milliseconds of
+// every command's start-up. Here it is required when first used instead. The build fails if
+// commander's line changes, so the patch cannot silently stop applying.
+const COMMANDER_EAGER = "const childProcess = require('node:child_process');";
+const COMMANDER_LAZY = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(COMMANDER_EAGER)) throw new Error(`${args.path}: commander no longer has the line this build makes lazy (scripts/build.mjs)`);
+      if (/childProcess\.(?!spawn\()/.test(source)) throw new Error(`${args.path}: commander uses more of child_process than spawn (scripts/build.mjs)`);
+      return { contents: source.replace(COMMANDER_EAGER, COMMANDER_LAZY), loader: 'js' };
+    });
+  },
+};
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 const result = await build({
@@ -37,6 +55,7 @@ const result = await build({
   // Which source files each output chunk holds: the lazy-loading test reads it.
   metafile: true,
   logLevel: 'warning',
+  plugins: [lazyChildProcess],
 });
 writeFileSync(new URL('../dist/metafile.json', import.meta.url), JSON.stringify(result.metafile));
 

@@ -1,6 +1,5 @@
 // Replace a file so that readers see either the old or the new bytes, never a torn mix, and a
 // crash right after the rename still finds the new bytes on disk.
-import { randomBytes } from 'node:crypto';
 import { chmod, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -14,10 +13,15 @@ async function resolveTarget(path: string): Promise<string> {
   }
 }
 
+/** Distinguishes this process's temporary files from each other. */
+let tmpCount = 0;
+
 export async function writeFileAtomic(linkOrPath: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   const path = await resolveTarget(linkOrPath);
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // Unpredictability is not needed here ('wx' refuses an existing file), only distinct names, so
+  // no node:crypto: loading it costs every config command milliseconds of start-up.
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${(++tmpCount).toString(36)}${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const file = await open(tmp, 'wx', mode);
     try {

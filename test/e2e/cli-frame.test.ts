@@ -93,6 +93,9 @@ describe('lazy loading', () => {
   // zod's JSON Schema generator is `config schema`'s alone (and the agent's tool definitions).
   const JSON_SCHEMA_SOURCES = [/^src\/config\/json-schema\.ts$/, /node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/];
   const HEAVY_MODULES = [/^node:(http|https|http2|net|tls|worker_threads)$/, /pino/];
+  // Built-ins a config command has no use for; commander's child_process is required on first use
+  // only (scripts/build.mjs), and temporary file names need no crypto.
+  const CONFIG_UNUSED_BUILTINS = [/^node:(child_process|crypto|dgram)$/];
   const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client|pg|pg-[a-z-]+)\//, /^src\/store\/pg\//, ...JSON_SCHEMA_SOURCES];
 
   it.each([[['config', 'show']], [['config', 'get', 'model']], [['config', 'set', 'a.b', '1', '--force']]])(
@@ -101,6 +104,7 @@ describe('lazy loading', () => {
       const { modules, sources } = await loadedSources(args);
       expect(sources).toContain('src/config/store.ts');
       expect(modules.filter((url) => HEAVY_MODULES.some((re) => re.test(url)))).toEqual([]);
+      expect(modules.filter((url) => CONFIG_UNUSED_BUILTINS.some((re) => re.test(url)))).toEqual([]);
       expect(sources.filter((path) => HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
     },
   );
