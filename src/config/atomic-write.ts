@@ -22,8 +22,9 @@ export async function writeFileAtomic(linkOrPath: string, data: string | Uint8Ar
   // Unpredictability is not needed here ('wx' refuses an existing file), only distinct names, so
   // no node:crypto: loading it costs every config command milliseconds of start-up.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${(++tmpCount).toString(36)}${Math.random().toString(36).slice(2, 10)}.tmp`);
+  // Outside the clean-up below: a name that is taken is someone else's file, not ours to remove.
+  const file = await open(tmp, 'wx', mode);
   try {
-    const file = await open(tmp, 'wx', mode);
     try {
       await file.writeFile(data, 'utf8');
       await file.sync();
