@@ -25,7 +25,7 @@ import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram-api.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { startGatewayProcess, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
-import { inboundRows, outboxRows, writePlatformConfig } from '../helpers/platforms.js';
+import { inboundRows, outboxRows, spareLastAttempt, writePlatformConfig } from '../helpers/platforms.js';
 
 const TRIALS = Number(process.env.IRIS_CRASH_TRIALS ?? 20);
 const EXACTLY_ONCE = process.env.IRIS_CRASH_EXACTLY_ONCE === '1';
@@ -43,8 +43,6 @@ const CHATS: ReadonlyArray<{ id: number; type: 'private' | 'group' }> = [
 const LIMIT = 4096;
 /** A 200 written longer than this before the kill left time to record `sent`: a duplicate of it is a bug. */
 const RECORD_WINDOW_MS = 250;
-/** MAX_MESSAGE_ATTEMPTS in src/platforms/conversation-runner.ts (importing it would load the agent). */
-const MAX_MESSAGE_ATTEMPTS = 3;
 /** The echo's prefix: a reply of its own length, so a long message makes a two-part answer. */
 const PREFIX = `Re:\n\n${Array.from({ length: 8 }, (_, i) => `Paragraph ${i} of the answer, the same for every message and long enough to fill the first part.`.padEnd(240, ' filler')).join('\n\n')}\n\n`;
 
@@ -162,13 +160,7 @@ it(`${TRIALS} kill -9 trials with Telegram: every message answered and every que
       push();
     }
     await new Promise((resolve) => setTimeout(resolve, rand() * 1500));
-    // The poison rule answers a message whose run was cut off 3 times with an apology. These kills
-    // are not the message's doing, so a kill that would cut a message a third time waits for it.
-    const lastAttempt = () => inboundRows(home).some((row) => row.state === 'running' && row.attempts >= MAX_MESSAGE_ATTEMPTS);
-    if (lastAttempt()) {
-      killsPostponed++;
-      await waitFor(() => (lastAttempt() ? undefined : true), 10_000, 'a message on its last attempt to be answered before the kill');
-    }
+    if (await spareLastAttempt(home)) killsPostponed++;
     sendsInFlightAtKill += telegram.sendsInFlight();
     gateway.child.kill('SIGKILL');
     endedAt.push(Date.now());

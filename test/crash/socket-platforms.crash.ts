@@ -21,13 +21,11 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { startGatewayProcess, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/iris.js';
-import { inboundRows, outboxRows, writePlatformConfig } from '../helpers/platforms.js';
+import { inboundRows, outboxRows, spareLastAttempt, writePlatformConfig } from '../helpers/platforms.js';
 
 const TRIALS = Number(process.env.IRIS_CRASH_TRIALS ?? 20);
 const SEED = Number(process.env.IRIS_CRASH_SEED ?? Date.now() % 1_000_000);
 const CHATS = 3;
-/** MAX_MESSAGE_ATTEMPTS in src/platforms/conversation-runner.ts (importing it would load the agent). */
-const MAX_MESSAGE_ATTEMPTS = 3;
 
 type Driver = {
   readonly name: 'slack' | 'discord';
@@ -117,14 +115,8 @@ describe.each([
         const burst = 2 + Math.floor(rand() * 3);
         for (let i = 0; i < burst; i++) push();
         await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 1_200)));
-        // The poison rule answers a message whose run was cut off 3 times with an apology. These
-        // kills are not the message's doing, so a kill that would cut a message a third time
-        // waits for it (as in platforms.crash.ts); without this, some seeds (253034) lose one.
-        const lastAttempt = () => inboundRows(home).some((row) => row.state === 'running' && row.attempts >= MAX_MESSAGE_ATTEMPTS);
-        if (lastAttempt()) {
-          killsPostponed++;
-          await waitFor(() => (lastAttempt() ? undefined : true), 10_000, 'a message on its last attempt to be answered before the kill');
-        }
+        // A kill that would cut a message a third time waits for it (without this, seed 253034 lost one).
+        if (await spareLastAttempt(home)) killsPostponed++;
         await gateway.stop('SIGKILL');
         kills++;
         // Now and then a message while no gateway runs: the platform must hand it over later.

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { waitFor } from './gateway.js';
 
 const require = createRequire(import.meta.url);
 
@@ -34,3 +35,18 @@ export const inboundRows = (home: string) => query<InboundRow>(home, 'SELECT * F
 export const outboxRows = (home: string) => query<OutboxRow>(home, 'SELECT * FROM platform_outbox ORDER BY id');
 /** Which session each conversation (session key) is in. */
 export const platformSessions = (home: string) => query<{ session_key: string; session_id: string }>(home, 'SELECT session_key, session_id FROM platform_sessions ORDER BY session_key');
+
+/** MAX_MESSAGE_ATTEMPTS in src/platforms/conversation-runner.ts (importing it would load the agent). */
+const MAX_MESSAGE_ATTEMPTS = 3;
+
+/**
+ * For the crash harnesses: the poison rule answers a message whose run was cut off 3 times with an
+ * apology. Their kills are not the message's doing, so a kill that would cut a message a third
+ * time waits for it first. Says whether it had to wait.
+ */
+export async function spareLastAttempt(home: string): Promise<boolean> {
+  const lastAttempt = () => inboundRows(home).some((row) => row.state === 'running' && row.attempts >= MAX_MESSAGE_ATTEMPTS);
+  if (!lastAttempt()) return false;
+  await waitFor(() => (lastAttempt() ? undefined : true), 10_000, 'a message on its last attempt to be answered before the kill');
+  return true;
+}
