@@ -14,6 +14,8 @@ export type Assign = (request: SetRequest) => Promise<string | null>;
 type Loaded = { readonly options: ModelOptions; readonly aux: Auxiliary };
 
 type Stale = { readonly main: string; readonly slots: readonly StaleAuxSlot[] };
+/** The picker on screen; `opening` counts the opens, so each open mounts a dialog of its own. */
+type OpenPicker = { readonly target: PickerTarget; readonly opening: number };
 
 export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean }) {
   const [data, setData] = useState<Loaded | null>(null);
@@ -23,8 +25,9 @@ export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean })
   const [usageError, setUsageError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [stale, setStale] = useState<Stale | null>(null);
-  const [picker, setPicker] = useState<PickerTarget | null>(null);
+  const [picker, setPicker] = useState<OpenPicker | null>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const openings = useRef(0);
 
   const reload = useCallback(async () => {
     const [options, aux] = await Promise.all([api.options(), api.auxiliary()]);
@@ -69,10 +72,14 @@ export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean })
 
   const openPicker = useCallback((target: PickerTarget, from: HTMLElement) => {
     opener.current = from;
-    setPicker(target);
+    openings.current += 1;
+    setPicker({ target, opening: openings.current });
   }, []);
 
-  const closePicker = useCallback(() => {
+  // A dialog's close event is a task queued after it closed, and a busy browser can handle a click
+  // on Change first: that click opens a new picker, which the late event must not close.
+  const closePicker = useCallback((opening: number) => {
+    if (opening !== openings.current) return;
     setPicker(null);
     opener.current?.focus();
   }, []);
@@ -130,7 +137,14 @@ export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean })
         )}
         {hasToken && <ProfilesCard api={api} />}
         {data !== null && picker !== null && (
-          <Picker target={picker} options={data.options} aux={data.aux} assign={assign} onClose={closePicker} />
+          <Picker
+            key={picker.opening}
+            target={picker.target}
+            options={data.options}
+            aux={data.aux}
+            assign={assign}
+            onClose={() => closePicker(picker.opening)}
+          />
         )}
       </main>
     </>
