@@ -1,5 +1,6 @@
 // The gateway's accept path on its own thread: group commit under concurrency, dedup inside a
 // batch, nothing queued lost at close, and a clear error when the file cannot be opened.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +46,33 @@ describe('the accept writer thread', () => {
     const reopened = await openSqliteStore(join(dir, 'state.db'));
     expect((await reopened.webhooks.list()).map((e) => e.deliveryId).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `q-${i}`).sort());
     await reopened.close();
+  });
+
+  it('restarts the WAL once its bytes in use pass the bound, not whenever the file is large', async () => {
+    const path = join(dir, 'state.db');
+    await (await openSqliteStore(path)).close();
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const writer = await startAcceptWriter(driver, path, { busyTimeoutMs: 1_000, journalSizeLimit: 64 * 1024 * 1024, restartBytes: 1024 * 1024 });
+    // salt-1 of the WAL header goes up by one each time the WAL starts over from its beginning.
+    const salt = () => readFileSync(`${path}-wal`).readUInt32BE(16);
+    let n = 0;
+    const batchOf = (count: number) => Promise.all(Array.from({ length: count }, () => writer.accept(event(`e-${n++}`), 0)));
+    // Batches 1–8, 40 events of 8 KB each: over 2 MB of WAL, so the look after batch 8 restarts it.
+    for (let b = 0; b < 8; b++) await batchOf(40);
+    const grown = salt();
+    await batchOf(1); // batch 9 writes the WAL from its start
+    const restarted = salt();
+    expect(restarted).toBe(grown + 1);
+    const fileSize = readFileSync(`${path}-wal`).length;
+    expect(fileSize).toBeGreaterThan(2 * 1024 * 1024);
+    // Batches 10–17, one event each: far less than 1 MB in use, in a file still over 2 MB.
+    for (let b = 0; b < 8; b++) await batchOf(1);
+    await batchOf(1);
+    expect(salt()).toBe(restarted);
+    // Batches 19–26 pass the bound again: the look after batch 24 restarts, batch 25 starts over.
+    for (let b = 0; b < 8; b++) await batchOf(40);
+    expect(salt()).toBe(restarted + 1);
+    await writer.stop();
   });
 
   it('a file that is not there: the start fails with a StoreError naming it', async () => {

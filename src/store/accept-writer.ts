@@ -13,10 +13,11 @@ import { Worker } from 'node:worker_threads';
 import { StoreError, toStoreError } from './errors.js';
 import type { AcceptOutcome, NewWebhookEvent } from './webhook-types.js';
 import { ACCEPT_SQL } from './webhook-inbox.js';
+import { WAL_INDEX_HEADER_BYTES, walBytesInUse } from './wal-index.js';
 
 export type AcceptWriterOptions = {
   readonly busyTimeoutMs: number;
-  /** A WAL larger than this is checkpointed to its end (RESTART) between two commits. */
+  /** A WAL with more than this in use is checkpointed to its end (RESTART) between two commits. */
   readonly restartBytes: number;
   /** The WAL file is cut back to this many bytes after a reset (`journal_size_limit`). */
   readonly journalSizeLimit: number;
@@ -49,16 +50,33 @@ function open() {
 // Under steady load the checkpoint thread's passive passes never reach the WAL's end (this thread
 // keeps appending), so the WAL is never fully copied when a commit begins and never starts over.
 // Between two of its own commits this thread can finish the copy: a RESTART checkpoint, once the
-// WAL has passed restartBytes, after which the next commit writes the WAL from its start.
+// WAL in use has passed restartBytes, after which the next commit writes the WAL from its start.
+// In use, not the file's size: the file is only cut back to journal_size_limit after a reset, so
+// it stays past restartBytes once it got there, and every look would restart (wal-index.ts).
 const LOOK_EVERY_BATCHES = 8;
 const RESTART_WAIT_MS = 200;
+const walBytesInUse = (${walBytesInUse.toString()});
+const LITTLE_ENDIAN = require('node:os').endianness() === 'LE';
 let batchesSinceLook = 0;
 let restartIfLarge = () => {};
 function serve(db) {
   const fs = require('node:fs');
+  const header = Buffer.alloc(${WAL_INDEX_HEADER_BYTES});
+  let shm;
+  // The header as SQLite keeps it in the -shm file; the file's size when that cannot be read.
+  const walInUse = () => {
+    try {
+      shm ??= fs.openSync(workerData.path + '-shm', 'r');
+      if (fs.readSync(shm, header, 0, header.length, 0) === header.length) {
+        const bytes = walBytesInUse(header, LITTLE_ENDIAN);
+        if (bytes !== undefined) return bytes;
+      }
+    } catch {}
+    return fs.statSync(workerData.path + '-wal').size;
+  };
   restartIfLarge = () => {
     try {
-      if (fs.statSync(workerData.path + '-wal').size <= workerData.restartBytes) return;
+      if (walInUse() <= workerData.restartBytes) return;
       // A reader on an old snapshot makes RESTART wait; the accepts queued behind it must not wait
       // long for that, so it gets a short busy timeout and is simply tried again later.
       db.pragma('busy_timeout = ' + RESTART_WAIT_MS);
@@ -82,6 +100,7 @@ function serve(db) {
   }));
   parentPort.on('message', (message) => {
     if (message.stop) {
+      if (shm !== undefined) fs.closeSync(shm);
       db.close();
       parentPort.close();
       return;

@@ -50,8 +50,13 @@ export type SqliteStoreOptions = {
 
 /** The WAL file is cut back to this size once it starts over. */
 export const JOURNAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
-/** A WAL past this is checkpointed to its end by the accept writer between two commits. */
-const RESTART_CHECKPOINT_BYTES = 16 * 1024 * 1024;
+/**
+ * A WAL with more than this in use is checkpointed to its end by the accept writer between two
+ * commits. Small on purpose: the RESTART copies what the checkpoint thread has not yet, and holds
+ * the next commit meanwhile. Measured under bench:webhook's 64 connections: p99 44 ms at 1 MB,
+ * 50 ms at 4 MB, 100 ms at 16 MB, with the same throughput; WAL peak 5.8 MB at 1 MB.
+ */
+const RESTART_CHECKPOINT_BYTES = 1024 * 1024;
 const CHECKPOINT_EVERY_MS = 250;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
