@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { StoreError, toStoreError } from './errors.js';
 import type { AcceptOutcome, NewWebhookEvent } from './webhook-types.js';
 import { ACCEPT_SQL } from './webhook-inbox.js';
-import { WAL_INDEX_HEADER_BYTES, walBytesInUse } from './wal-index.js';
+import { WAL_HEADER_BYTES, walBytesInUse } from './wal-index.js';
 
 export type AcceptWriterOptions = {
   readonly busyTimeoutMs: number;
@@ -56,23 +56,28 @@ function open() {
 const LOOK_EVERY_BATCHES = 8;
 const RESTART_WAIT_MS = 200;
 const walBytesInUse = (${walBytesInUse.toString()});
-const LITTLE_ENDIAN = require('node:os').endianness() === 'LE';
 let batchesSinceLook = 0;
 let restartIfLarge = () => {};
 function serve(db) {
   const fs = require('node:fs');
-  const header = Buffer.alloc(${WAL_INDEX_HEADER_BYTES});
-  let shm;
-  // The header as SQLite keeps it in the -shm file; the file's size when that cannot be read.
+  const header = Buffer.alloc(${WAL_HEADER_BYTES});
+  const frame = Buffer.alloc(16);
+  // The WAL file's own descriptor, opened for each look: SQLite never locks that file, so closing
+  // it drops no lock of the connections (unlike -shm). No WAL yet, or unreadable: nothing to do.
   const walInUse = () => {
+    let fd;
     try {
-      shm ??= fs.openSync(workerData.path + '-shm', 'r');
-      if (fs.readSync(shm, header, 0, header.length, 0) === header.length) {
-        const bytes = walBytesInUse(header, LITTLE_ENDIAN);
-        if (bytes !== undefined) return bytes;
-      }
-    } catch {}
-    return fs.statSync(workerData.path + '-wal').size;
+      fd = fs.openSync(workerData.path + '-wal', 'r');
+      const size = fs.fstatSync(fd).size;
+      if (fs.readSync(fd, header, 0, header.length, 0) < header.length) return 0;
+      const frameBytes = 24 + header.readUInt32BE(8);
+      return walBytesInUse(header, size, (index) =>
+        fs.readSync(fd, frame, 0, frame.length, ${WAL_HEADER_BYTES} + index * frameBytes) === frame.length ? frame : undefined);
+    } catch {
+      return 0;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
   };
   restartIfLarge = () => {
     try {
@@ -100,7 +105,6 @@ function serve(db) {
   }));
   parentPort.on('message', (message) => {
     if (message.stop) {
-      if (shm !== undefined) fs.closeSync(shm);
       db.close();
       parentPort.close();
       return;

@@ -1,14 +1,12 @@
-// The wal-index header read against real SQLite files: while the WAL only grows, the bytes in use
-// are the file's size; after a reset they are what the new commits wrote, however large the file.
-import { readFileSync, statSync } from 'node:fs';
-import { endianness } from 'node:os';
+// The WAL's bytes in use, read against real SQLite files: while the WAL only grows they are the
+// file's size; after a reset, what the new commits wrote, however large the file stays.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { WAL_INDEX_HEADER_BYTES, walBytesInUse } from './wal-index.js';
+import { WAL_HEADER_BYTES, walBytesInUse } from './wal-index.js';
 
-const LITTLE = endianness() === 'LE';
 let dir: string;
 beforeEach(async () => {
   dir = await makeTempDir('iris-wal-index-');
@@ -23,7 +21,20 @@ function openWal(path: string): Database.Database {
   return db;
 }
 
-const inUse = (path: string) => walBytesInUse(readFileSync(`${path}-shm`).subarray(0, WAL_INDEX_HEADER_BYTES), LITTLE);
+/** As the accept writer reads it: the header, then frame headers on demand. */
+function inUse(path: string): number {
+  const fd = openSync(`${path}-wal`, 'r');
+  try {
+    const header = Buffer.alloc(WAL_HEADER_BYTES);
+    readSync(fd, header, 0, header.length, 0);
+    const frameBytes = 24 + header.readUInt32BE(8);
+    const frame = Buffer.alloc(16);
+    return walBytesInUse(header, statSync(`${path}-wal`).size, (i) =>
+      readSync(fd, frame, 0, 16, WAL_HEADER_BYTES + i * frameBytes) === 16 ? frame : undefined);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 describe('walBytesInUse on SQLite’s own files', () => {
   it('equals the WAL file’s size while the WAL grows, page size 4096', () => {
@@ -33,8 +44,8 @@ describe('walBytesInUse on SQLite’s own files', () => {
     for (let i = 0; i < 40; i++) insert.run('x'.repeat(8_000));
     const size = statSync(`${path}-wal`).size;
     expect(size).toBeGreaterThan(40 * 8_000);
-    expect(inUse(path)).toBe(size);
     expect((size - 32) % (24 + 4096)).toBe(0);
+    expect(inUse(path)).toBe(size);
     db.close();
   });
 
@@ -48,37 +59,52 @@ describe('walBytesInUse on SQLite’s own files', () => {
     expect(db.pragma('wal_checkpoint(RESTART)')).toEqual([{ busy: 0, log: expect.any(Number) as number, checkpointed: expect.any(Number) as number }]);
     insert.run('small');
     expect(statSync(`${path}-wal`).size).toBe(grown);
-    const used = inUse(path)!;
-    expect(used).toBeGreaterThan(0);
+    const used = inUse(path);
+    expect(used).toBeGreaterThan(32);
     expect(used).toBeLessThanOrEqual(32 + 4 * (24 + 4096));
+    // And it grows again with the commits, still inside the old file.
+    for (let i = 0; i < 10; i++) insert.run('x'.repeat(8_000));
+    expect(inUse(path)).toBeGreaterThan(10 * 8_000);
+    expect(inUse(path)).toBeLessThan(grown);
     db.close();
   });
 });
 
-describe('walBytesInUse on a header', () => {
-  const header = (page: number, frames: number, init = 1): Uint8Array => {
-    const bytes = new Uint8Array(WAL_INDEX_HEADER_BYTES);
-    const view = new DataView(bytes.buffer);
-    view.setUint32(0, 3007000, LITTLE);
-    bytes[12] = init;
-    view.setUint16(14, page, LITTLE);
-    view.setUint32(16, frames, LITTLE);
-    bytes.copyWithin(48, 0, 48);
+describe('walBytesInUse on a header and frames', () => {
+  const PAGE = 4096;
+  const header = (salt1: number, magic = 0x377f0682, page = PAGE): Uint8Array => {
+    const bytes = Buffer.alloc(WAL_HEADER_BYTES);
+    bytes.writeUInt32BE(magic, 0);
+    bytes.writeUInt32BE(page, 8);
+    bytes.writeUInt32BE(salt1, 16);
+    bytes.writeUInt32BE(0xabcdef01, 20);
     return bytes;
   };
+  const frame = (salt1: number): Uint8Array => {
+    const bytes = Buffer.alloc(16);
+    bytes.writeUInt32BE(salt1, 8);
+    bytes.writeUInt32BE(0xabcdef01, 12);
+    return bytes;
+  };
+  /** `current` frames of this reset, then `stale` ones from the one before, in a file that size. */
+  const file = (current: number, stale: number) => {
+    const frames = [...Array<number>(current).fill(7), ...Array<number>(stale).fill(6)];
+    return { size: 32 + frames.length * (24 + PAGE), read: (i: number) => (i < frames.length ? frame(frames[i]!) : undefined) };
+  };
 
-  it('counts the 32-byte WAL header and 24 bytes per frame; 1 in the page field means 65536', () => {
-    expect(walBytesInUse(header(4096, 10), LITTLE)).toBe(32 + 10 * 4120);
-    expect(walBytesInUse(header(1, 2), LITTLE)).toBe(32 + 2 * (65536 + 24));
-    expect(walBytesInUse(header(4096, 0), LITTLE)).toBe(0);
+  it('counts the 32-byte header and 24 + page bytes per frame of this reset, not the stale ones after them', () => {
+    for (const [current, stale] of [[0, 0], [1, 0], [3, 100], [100, 3], [64, 64], [1, 999]] as const) {
+      const { size, read } = file(current, stale);
+      expect(walBytesInUse(header(7), size, read)).toBe(32 + current * (24 + PAGE));
+    }
   });
 
-  it('does not trust a header whose copies differ, one not initialised, a bad page size or a short read', () => {
-    const torn = header(4096, 10);
-    torn[16] = 11;
-    expect(walBytesInUse(torn, LITTLE)).toBeUndefined();
-    expect(walBytesInUse(header(4096, 10, 0), LITTLE)).toBeUndefined();
-    expect(walBytesInUse(header(0, 10), LITTLE)).toBeUndefined();
-    expect(walBytesInUse(header(4096, 10).subarray(0, 95), LITTLE)).toBeUndefined();
+  it('is 0 for no header, a wrong magic or a page size SQLite cannot have', () => {
+    const { size, read } = file(5, 5);
+    expect(walBytesInUse(new Uint8Array(0), size, read)).toBe(0);
+    expect(walBytesInUse(header(7, 0x12345678), size, read)).toBe(0);
+    expect(walBytesInUse(header(7, 0x377f0682, 3000), size, read)).toBe(0);
+    expect(walBytesInUse(header(7, 0x377f0683, 131072), size, read)).toBe(0);
+    expect(walBytesInUse(header(7, 0x377f0683), size, read)).toBe(32 + 5 * (24 + PAGE));
   });
 });

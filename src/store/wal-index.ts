@@ -1,29 +1,50 @@
-// How much of the WAL is in use, read from the wal-index header at the start of the -shm file
-// (https://sqlite.org/walformat.html, "The WAL-Index Header"). The WAL file's size says nothing:
-// after a reset SQLite writes the WAL again from its start and only cuts the file back to
-// `journal_size_limit`, so a file that once grew stays large while a few frames are in use.
+// How much of the WAL is in use, read from the WAL file itself (https://sqlite.org/walformat.html).
+// The file's size says nothing: after a reset SQLite writes the WAL again from its start and only
+// cuts the file back to `journal_size_limit`, so a file that once grew stays large while a few
+// frames are in use.
 //
-// The header is 48 bytes, written twice (offsets 0 and 48) in the host's byte order:
-// iVersion u32 @0, isInit u8 @12, szPage u16 @14 (1 means 65536), mxFrame u32 @16 (the last
-// valid frame). A WAL of n frames is its 32-byte header plus n × (24 + page size).
+// The WAL header (32 bytes, big-endian) holds the magic (0x377f0682 or 0x377f0683), the page size
+// at 8 and the salts at 16 and 20. Each frame is a 24-byte header and one page; the frames written
+// since the last reset carry the header's salts (at 8 and 12 of the frame header), and the frames
+// left from before it carry older ones (salt-1 goes up at every reset). So the frames in use are
+// the run of frames from the start whose salts match, found by a binary search.
 //
-// Self-contained on purpose: the accept writer's thread runs it from its source text.
+// Not the wal-index in -shm, which holds the same figure: SQLite locks -shm with fcntl locks, and
+// closing any descriptor of ours on it would drop every lock this process holds there. The WAL
+// file is never locked. Self-contained on purpose: the accept writer's thread runs it from its
+// source text.
 
-/** Bytes the header needs: both copies. */
-export const WAL_INDEX_HEADER_BYTES = 96;
+export const WAL_HEADER_BYTES = 32;
+export const WAL_FRAME_HEADER_BYTES = 24;
 
 /**
- * The WAL bytes the last commit left in use, or undefined when the header cannot be trusted: not
- * initialised yet, or its two copies differ (a writer is between its two writes of it).
+ * The WAL bytes in use: its header plus the frames since the last reset. `fileBytes` is the file's
+ * size; `frameHeader(i)` reads the first 16 bytes of frame i's header (undefined past the end).
+ * 0 when the file holds no valid header (not written yet, or being reset).
  */
-export function walBytesInUse(shm: Uint8Array, littleEndian: boolean): number | undefined {
-  if (shm.length < 96) return undefined;
-  for (let i = 0; i < 48; i++) if (shm[i] !== shm[48 + i]) return undefined;
-  if (shm[12] === 0) return undefined;
-  const view = new DataView(shm.buffer, shm.byteOffset, 48);
-  const pageField = view.getUint16(14, littleEndian);
-  const pageSize = pageField === 1 ? 65536 : pageField;
-  if (pageSize < 512) return undefined;
-  const frames = view.getUint32(16, littleEndian);
-  return frames === 0 ? 0 : 32 + frames * (24 + pageSize);
+export function walBytesInUse(header: Uint8Array, fileBytes: number, frameHeader: (index: number) => Uint8Array | undefined): number {
+  if (header.length < 32) return 0;
+  const view = new DataView(header.buffer, header.byteOffset, 32);
+  const magic = view.getUint32(0, false);
+  if (magic !== 0x377f0682 && magic !== 0x377f0683) return 0;
+  const pageSize = view.getUint32(8, false);
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return 0;
+  const salt1 = view.getUint32(16, false);
+  const salt2 = view.getUint32(20, false);
+  const frameBytes = 24 + pageSize;
+  const matches = (index: number): boolean => {
+    const frame = frameHeader(index);
+    if (frame === undefined || frame.length < 16) return false;
+    const f = new DataView(frame.buffer, frame.byteOffset, 16);
+    return f.getUint32(8, false) === salt1 && f.getUint32(12, false) === salt2;
+  };
+  // Frames [0, low) match and [high, whole frames) do not.
+  let low = 0;
+  let high = Math.max(0, Math.floor((fileBytes - 32) / frameBytes));
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (matches(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low === 0 ? 32 : 32 + low * frameBytes;
 }
