@@ -63,18 +63,22 @@ function serve(db) {
   const header = Buffer.alloc(${WAL_HEADER_BYTES});
   const frame = Buffer.alloc(16);
   // The WAL file's own descriptor, opened for each look: SQLite never locks that file, so closing
-  // it drops no lock of the connections (unlike -shm). No WAL yet, or unreadable: nothing to do.
+  // it drops no lock of the connections (unlike -shm). No WAL yet: nothing to do. A read that
+  // fails otherwise counts the whole file, so the WAL stays bounded whatever happens.
   const walInUse = () => {
     let fd;
     try {
       fd = fs.openSync(workerData.path + '-wal', 'r');
       const size = fs.fstatSync(fd).size;
       if (fs.readSync(fd, header, 0, header.length, 0) < header.length) return 0;
-      const frameBytes = 24 + header.readUInt32BE(8);
-      return walBytesInUse(header, size, (index) =>
-        fs.readSync(fd, frame, 0, frame.length, ${WAL_HEADER_BYTES} + index * frameBytes) === frame.length ? frame : undefined);
-    } catch {
-      return 0;
+      return walBytesInUse(header, size, (offset) => (fs.readSync(fd, frame, 0, frame.length, offset) === frame.length ? frame : undefined));
+    } catch (err) {
+      if (err && err.code === 'ENOENT') return 0;
+      try {
+        return fs.statSync(workerData.path + '-wal').size;
+      } catch {
+        return 0;
+      }
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
     }

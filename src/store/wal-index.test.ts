@@ -27,10 +27,8 @@ function inUse(path: string): number {
   try {
     const header = Buffer.alloc(WAL_HEADER_BYTES);
     readSync(fd, header, 0, header.length, 0);
-    const frameBytes = 24 + header.readUInt32BE(8);
     const frame = Buffer.alloc(16);
-    return walBytesInUse(header, statSync(`${path}-wal`).size, (i) =>
-      readSync(fd, frame, 0, 16, WAL_HEADER_BYTES + i * frameBytes) === 16 ? frame : undefined);
+    return walBytesInUse(header, statSync(`${path}-wal`).size, (offset) => (readSync(fd, frame, 0, 16, offset) === 16 ? frame : undefined));
   } finally {
     closeSync(fd);
   }
@@ -89,7 +87,12 @@ describe('walBytesInUse on a header and frames', () => {
   /** `current` frames of this reset, then `stale` ones from the one before, in a file that size. */
   const file = (current: number, stale: number) => {
     const frames = [...Array<number>(current).fill(7), ...Array<number>(stale).fill(6)];
-    return { size: 32 + frames.length * (24 + PAGE), read: (i: number) => (i < frames.length ? frame(frames[i]!) : undefined) };
+    const read = (offset: number) => {
+      expect((offset - 32) % (24 + PAGE)).toBe(0);
+      const i = (offset - 32) / (24 + PAGE);
+      return i < frames.length ? frame(frames[i]!) : undefined;
+    };
+    return { size: 32 + frames.length * (24 + PAGE), read };
   };
 
   it('counts the 32-byte header and 24 + page bytes per frame of this reset, not the stale ones after them', () => {

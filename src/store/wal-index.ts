@@ -19,10 +19,11 @@ export const WAL_FRAME_HEADER_BYTES = 24;
 
 /**
  * The WAL bytes in use: its header plus the frames since the last reset. `fileBytes` is the file's
- * size; `frameHeader(i)` reads the first 16 bytes of frame i's header (undefined past the end).
- * 0 when the file holds no valid header (not written yet, or being reset).
+ * size; `readAt(offset)` reads 16 bytes of the file there (undefined past its end). 0 when the
+ * file holds no valid header (an empty WAL). An estimate to decide a checkpoint on: read while
+ * others write, it can be off until the next look, and frames not yet committed count.
  */
-export function walBytesInUse(header: Uint8Array, fileBytes: number, frameHeader: (index: number) => Uint8Array | undefined): number {
+export function walBytesInUse(header: Uint8Array, fileBytes: number, readAt: (offset: number) => Uint8Array | undefined): number {
   if (header.length < 32) return 0;
   const view = new DataView(header.buffer, header.byteOffset, 32);
   const magic = view.getUint32(0, false);
@@ -33,7 +34,7 @@ export function walBytesInUse(header: Uint8Array, fileBytes: number, frameHeader
   const salt2 = view.getUint32(20, false);
   const frameBytes = 24 + pageSize;
   const matches = (index: number): boolean => {
-    const frame = frameHeader(index);
+    const frame = readAt(32 + index * frameBytes);
     if (frame === undefined || frame.length < 16) return false;
     const f = new DataView(frame.buffer, frame.byteOffset, 16);
     return f.getUint32(8, false) === salt1 && f.getUint32(12, false) === salt2;
