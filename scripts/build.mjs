@@ -1,7 +1,14 @@
-// Bundles the CLI into dist/ with esbuild. One bundle with code splitting: the command frame is
-// small, and each command's dependencies load only when that command runs. Then builds the
-// dashboard's Models page with Vite into dist/dashboard/, which `iris dashboard` serves.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Bundles the CLI into dist/cli/ with esbuild, then builds the dashboard's Models page with Vite
+// into dist/dashboard/, which `iris dashboard` serves.
+//
+// One CommonJS bundle per command group (dist/cli/groups/<group>.cjs): a run loads the frame, its
+// own group and that group's commands, and nothing of the others. The launcher (dist/launch.cjs,
+// from src/cli/launch.ts) picks the bundle from the arguments and compiles it with V8's code
+// cache, which only scripts have (not ES modules): start-up is dominated by compiling, and the
+// cache turns it into a read. dist/cli/help.cjs declares every group, for help and unknown
+// commands; no command's code runs there.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { build as buildPage } from 'vite';
@@ -27,36 +34,80 @@ const lazyChildProcess = {
 };
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist',
+// The command groups: one file each in src/cli/groups/ (all.ts lists them for help).
+const GROUPS = readdirSync(new URL('../src/cli/groups/', import.meta.url))
+  .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && name !== 'all.ts')
+  .map((name) => name.slice(0, -'.ts'.length));
+const groupExport = (group) => `register${group.split('-').map((part) => part[0].toUpperCase() + part.slice(1)).join('')}`;
+/** Each bundle's entry, written here: the frame's main() with the groups that bundle declares. */
+const entrySource = (bundle) =>
+  bundle === 'help'
+    ? "import { main as runMain } from './main.ts'; import { GROUPS } from './groups/all.ts'; export const main = (argv) => runMain(argv, GROUPS);"
+    : `import { main as runMain } from './main.ts'; import { ${groupExport(bundle)} as register } from './groups/${bundle}.ts'; export const main = (argv) => runMain(argv, [[${JSON.stringify(bundle)}, register]]);`;
+const virtualEntries = {
+  name: 'iris-cli-entries',
+  setup(build) {
+    build.onResolve({ filter: /^iris-entry:/ }, (args) => ({ path: args.path.slice('iris-entry:'.length), namespace: 'iris-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'iris-entry' }, (args) => ({ contents: entrySource(args.path), loader: 'ts', resolveDir: fileURLToPath(new URL('../src/cli/', import.meta.url)) }));
+  },
+};
+
+// Loaded from node_modules by a dynamic import(), outside every bundle: the HTML libraries for a
+// web_extract call and prom-client for a gateway with metrics on. In a bundle they would sit in
+// every chat's and gateway's compile (test/e2e/cli-frame.test.ts).
+const RUN_TIME_PACKAGES = ['linkedom', '@mozilla/readability', 'turndown', 'prom-client'];
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.19',
-  // Full minification: start-up time is dominated by parsing and compiling the bundle.
-  minify: process.env.IRIS_NO_MINIFY !== "1",
+  // Full minification: a first run (before the code cache exists) is dominated by compiling.
+  minify: process.env.IRIS_NO_MINIFY !== '1',
   keepNames: false,
   sourcemap: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
   // pino loads its transports by file name at run time; it stays a normal dependency. The MCP SDK
-  // stays one too: bundled, its full zod would share chunks with the config's zod/mini and pull
-  // zod's JSON Schema generator into every command's start-up (test/e2e/cli-frame.test.ts).
-  external: ['pino', '@modelcontextprotocol/sdk', 'ws'],
-  // yaml's ESM build: esbuild hoists it into the chunk instead of wrapping CommonJS, which
-  // saves several milliseconds of start-up on every command that reads the config.
+  // stays one too: bundled, its full zod would sit beside the config's zod/mini.
+  external: ['pino', '@modelcontextprotocol/sdk', 'ws', ...RUN_TIME_PACKAGES],
+  // yaml's ESM build: esbuild hoists it instead of wrapping CommonJS, less to run at start-up.
   alias: { yaml: './node_modules/yaml/browser/index.js' },
-  define: { __IRIS_VERSION__: JSON.stringify(pkg.version) },
-  // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __irisCreateRequire } from 'node:module'; const require = __irisCreateRequire(import.meta.url);",
-  },
-  // Which source files each output chunk holds: the lazy-loading test reads it.
+  // import.meta.url in CommonJS: the bundle's own file, as the ES module build had it.
+  define: { __IRIS_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__irisModuleUrl' },
+  banner: { js: "var __irisModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Which source files each bundle holds: the lazy-loading tests read it.
   metafile: true,
   logLevel: 'warning',
-  plugins: [lazyChildProcess],
+};
+// help.cjs runs no command: the launcher gives a command's run its group's bundle, so here the
+// groups' lazy imports of command code resolve to a module that fails loudly if that ever breaks.
+// Without it help would hold every command's code (2.7 MB) and start at twice the time.
+const helpRunsNoCommand = {
+  name: 'iris-help-runs-no-command',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/commands\// }, (args) => (args.importer.includes(`${sep}src${sep}cli${sep}groups${sep}`) ? { path: args.path, namespace: 'iris-help-no-command' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'iris-help-no-command' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`internal: the help bundle was asked to run a command (${args.path}); src/cli/launch.ts loads a command's own group bundle`)});`,
+      loader: 'js',
+    }));
+  },
+};
+const groups = await build({
+  ...common,
+  entryPoints: Object.fromEntries(GROUPS.map((group) => [`cli/groups/${group}`, `iris-entry:${group}`])),
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  plugins: [lazyChildProcess, virtualEntries],
 });
+const help = await build({
+  ...common,
+  entryPoints: { 'cli/help': 'iris-entry:help' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  plugins: [lazyChildProcess, virtualEntries, helpRunsNoCommand],
+});
+const result = { metafile: { inputs: { ...groups.metafile.inputs, ...help.metafile.inputs }, outputs: { ...groups.metafile.outputs, ...help.metafile.outputs } } };
+// The launcher: small, loaded by bin/iris with require() on every run but --version.
+await build({ ...common, entryPoints: { launch: 'src/cli/launch.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, metafile: false, sourcemap: false });
 writeFileSync(new URL('../dist/metafile.json', import.meta.url), JSON.stringify(result.metafile));
 
 // The page's own config (src/dashboard/web/vite.config.ts) writes dist/dashboard/ only.

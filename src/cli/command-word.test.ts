@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandWord } from './main.js';
+import { commandWord } from './command-word.js';
 
 describe('commandWord', () => {
   it('is the first argument that is not a global option or its value', () => {

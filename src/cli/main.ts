@@ -9,73 +9,15 @@ import type { SetExitCode } from './command-group.js';
 import { debugEnabled, printError } from './console.js';
 import { CliFailure, EXIT, exitCodeFor } from './exit-codes.js';
 import { routeUsageErrors } from './usage-error.js';
-import { registerVersion } from './groups/version.js';
-import { registerConfig } from './groups/config.js';
-import { registerStatus } from './groups/status.js';
-import { registerUsage } from './groups/usage.js';
-import { registerChat } from './groups/chat.js';
-import { registerSessions } from './groups/sessions.js';
-import { registerGateway } from './groups/gateway.js';
-import { registerWebhook } from './groups/webhook.js';
-import { registerPairing } from './groups/pairing.js';
-import { registerSlack } from './groups/slack.js';
-import { registerDashboard } from './groups/dashboard.js';
-import { registerSetup } from './groups/setup.js';
-import { registerAuth } from './groups/auth.js';
-import { registerDoctor } from './groups/doctor.js';
-import { registerModel } from './groups/model.js';
-import { registerStore } from './groups/store.js';
-import { registerMcp } from './groups/mcp.js';
-import { registerKanban } from './groups/kanban.js';
-import { registerCurator } from './groups/curator.js';
-import { registerSkills } from './groups/skills.js';
-import { registerProfile } from './groups/profile.js';
-import { registerSend } from './groups/send.js';
+import type { CommandGroups } from './groups/all.js';
+import { commandWord } from './command-word.js';
 
-/** The command groups, each under its top-level command, in the order `iris --help` lists them. */
-const GROUPS: ReadonlyArray<readonly [string, (program: Command, setExit: SetExitCode) => void]> = [
-  ['version', registerVersion],
-  ['config', registerConfig],
-  ['status', registerStatus],
-  ['usage', registerUsage],
-  ['chat', registerChat],
-  ['sessions', registerSessions],
-  ['gateway', registerGateway],
-  ['webhook', registerWebhook],
-  ['send', registerSend],
-  ['pairing', registerPairing],
-  ['slack', registerSlack],
-  ['store', registerStore],
-  ['dashboard', registerDashboard],
-  ['setup', registerSetup],
-  ['auth', registerAuth],
-  ['doctor', registerDoctor],
-  ['model', registerModel],
-  ['mcp', registerMcp],
-  ['kanban', registerKanban],
-  ['curator', registerCurator],
-  ['skills', registerSkills],
-  ['profile', registerProfile],
-];
-
-/**
- * The command a run asks for: the first argument that is not a global option or its value. Only
- * that command's group is declared (commander builds every declared command, and start-up is
- * paid by every run); anything else — help, no command, a mistyped one — gets them all.
- */
-export function commandWord(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-p' || arg === '--profile') i++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
-}
+export { commandWord };
 
 /** A command that decides its own exit code (a one-shot chat) sets it here. */
 let commandExitCode: number = EXIT.ok;
 
-function buildProgram(argv: readonly string[]): Command {
+function buildProgram(argv: readonly string[], groups: CommandGroups): Command {
   const program = new Command('iris')
     .description('Iris: a self-hosted agent service with a main model and 11 auxiliary model slots.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -93,14 +35,14 @@ function buildProgram(argv: readonly string[]): Command {
   });
 
   const word = commandWord(argv);
-  const asked = GROUPS.find(([name]) => name === word);
-  for (const [, register] of asked ? [asked] : GROUPS) register(program, (code) => (commandExitCode = code));
+  const asked = groups.find(([name]) => name === word);
+  for (const [, register] of asked ? [asked] : groups) register(program, (code) => (commandExitCode = code));
   routeUsageErrors(program);
   return program;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram(argv);
+export async function main(argv: readonly string[], groups: CommandGroups): Promise<number> {
+  const program = buildProgram(argv, groups);
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;

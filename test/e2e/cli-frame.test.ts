@@ -71,10 +71,14 @@ describe('iris CLI frame', () => {
 });
 
 describe('lazy loading', () => {
-  type Metafile = { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  type Metafile = { outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }> };
+  const metafile = async () => JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as Metafile;
 
-  /** The source files a run actually loaded: traced chunk files, mapped through the build metafile. */
-  async function loadedSources(args: string[]): Promise<{ modules: string[]; sources: string[] }> {
+  /**
+   * What a run loaded: every module and built-in (traced), and the source files of the bundles it
+   * compiled (the launcher's vm.Script files, mapped through the build's metafile).
+   */
+  async function loadedSources(args: string[]): Promise<{ modules: string[]; bundles: string[]; sources: string[] }> {
     const trace = join(dir, `trace-${args.join('-')}.txt`);
     const result = await runIris(args, {
       home,
@@ -83,36 +87,35 @@ describe('lazy loading', () => {
     });
     expect(result.code).toBe(0);
     const modules = (await readFile(trace, 'utf8')).trim().split('\n');
-    const meta = JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as Metafile;
-    const sources = modules
-      .filter((url) => url.includes('/dist/'))
-      .flatMap((url) => Object.keys(meta.outputs[`dist/${url.split('/dist/')[1]}`]?.inputs ?? {}));
-    return { modules, sources };
+    const meta = await metafile();
+    const bundles = modules.filter((url) => url.endsWith('.cjs') && url.includes('/dist/cli/')).map((url) => `dist/${url.split('/dist/')[1]}`);
+    const sources = bundles.flatMap((bundle) => Object.keys(meta.outputs[bundle]?.inputs ?? {}));
+    return { modules, bundles, sources };
   }
 
-  // zod's JSON Schema generator is `config schema`'s alone (and the agent's tool definitions).
-  const JSON_SCHEMA_SOURCES = [/^src\/config\/json-schema\.ts$/, /node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/];
   const HEAVY_MODULES = [/^node:(http|https|http2|net|tls|worker_threads)$/, /pino/];
   // Built-ins a config command has no use for; commander's child_process is required on first use
   // only (scripts/build.mjs), and temporary file names need no crypto.
   const CONFIG_UNUSED_BUILTINS = [/^node:(child_process|crypto|dgram)$/];
-  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client|pg|pg-[a-z-]+)\//, /^src\/store\/pg\//, ...JSON_SCHEMA_SOURCES];
+  const HEAVY_SOURCES = [/^src\/(providers\/|gateway\/|dashboard\/|webhook\/)/, /^src\/log\/logger\.ts$/, /node_modules\/(undici|pino|@azure|eventsource-parser|prom-client|pg|pg-[a-z-]+)\//, /^src\/store\/pg\//];
 
   it.each([[['config', 'show']], [['config', 'get', 'model']], [['config', 'set', 'a.b', '1', '--force']]])(
-    '%j loads no server, dashboard, logger or model client',
+    '%j loads the config group alone: no server, dashboard, logger or model client',
     async (args) => {
-      const { modules, sources } = await loadedSources(args);
+      const { modules, bundles, sources } = await loadedSources(args);
+      expect(bundles).toEqual(['dist/cli/groups/config.cjs']);
       expect(sources).toContain('src/config/store.ts');
+      expect(sources.filter((path) => path.startsWith('src/cli/commands/') && path !== 'src/cli/commands/config.ts')).toEqual([]);
       expect(modules.filter((url) => HEAVY_MODULES.some((re) => re.test(url)))).toEqual([]);
       expect(modules.filter((url) => CONFIG_UNUSED_BUILTINS.some((re) => re.test(url)))).toEqual([]);
       expect(sources.filter((path) => HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
     },
   );
 
-  // The patterns above can match: the one command that needs the generator does load it.
-  it('"config schema" loads the JSON Schema generator', async () => {
-    const { sources } = await loadedSources(['config', 'schema']);
-    expect(JSON_SCHEMA_SOURCES.map((re) => sources.some((path) => re.test(path)))).toEqual([true, true]);
+  // The patterns above can match: the gateway's bundle holds what config's must not.
+  it('the gateway group bundle holds the server, the logger and the model client', async () => {
+    const inputs = Object.keys((await metafile()).outputs['dist/cli/groups/gateway.cjs']!.inputs);
+    expect(HEAVY_SOURCES.map((re) => inputs.some((path) => re.test(path)))).toEqual([true, true, true, true]);
   });
 
   // status resolves routes, so it loads the pure provider modules (catalog, credentials, URL
@@ -126,7 +129,8 @@ describe('lazy loading', () => {
     /^src\/providers\/(wire|identity)\/(?!types\.ts$)/,
   ];
   const statusLoadsNothingHeavy = async (args: string[]) => {
-    const { modules, sources } = await loadedSources(args);
+    const { modules, bundles, sources } = await loadedSources(args);
+    expect(bundles).toEqual(['dist/cli/groups/status.cjs']);
     expect(sources).toContain('src/routing/resolve.ts');
     expect(modules.filter((url) => HEAVY_MODULES.some((re) => re.test(url)))).toEqual([]);
     expect(sources.filter((path) => STATUS_HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
@@ -134,33 +138,28 @@ describe('lazy loading', () => {
   it.each([[['status']], [['status', '--deep']]])('%j loads no model client, identity chain, logger or HTTP stack', statusLoadsNothingHeavy);
 
   it('--version does not even load the CLI bundle', async () => {
-    const { modules } = await loadedSources(['--version']);
+    const { modules, bundles } = await loadedSources(['--version']);
     expect(modules.length).toBeGreaterThan(0);
     expect(modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+    expect(bundles).toEqual([]);
   });
 
-  // Every chat builds the web_extract tool, but only a call to it loads the HTML libraries.
-  it.each(['linkedom', '@mozilla/readability', 'turndown'])('%s sits in chunks that nothing imports statically', async (pkg) => {
-    const meta = JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as {
-      outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }>;
-    };
-    const outputs = Object.entries(meta.outputs);
-    const chunks = outputs.filter(([, out]) => Object.keys(out.inputs).some((path) => path.includes(`node_modules/${pkg}/`))).map(([name]) => name);
-    expect(chunks.length).toBeGreaterThan(0);
-    const importers = outputs.flatMap(([name, out]) => out.imports.filter((i) => chunks.includes(i.path) && !chunks.includes(name)).map((i) => `${name} ${i.kind}`));
-    expect(importers.length).toBeGreaterThan(0);
-    expect(importers.filter((line) => !line.endsWith(' dynamic-import'))).toEqual([]);
+  // Help declares every group, but holds no command's code: a command runs from its group's bundle.
+  it('--help and an unknown command load the help bundle, which holds no command code', async () => {
+    expect((await loadedSources(['--help'])).bundles).toEqual(['dist/cli/help.cjs']);
+    const inputs = Object.keys((await metafile()).outputs['dist/cli/help.cjs']!.inputs);
+    expect(inputs).toContain('src/cli/groups/gateway.ts');
+    expect(inputs.filter((path) => path.startsWith('src/cli/commands/') || HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
+    const unknown = await runIris(['frobnicate'], { home });
+    expect(unknown.code).toBe(2);
   });
 
-  // A gateway with metrics off never loads prom-client: its chunk is reached by a dynamic import only.
-  it('prom-client sits in a chunk that nothing imports statically', async () => {
-    const meta = JSON.parse(await readFile(join(REPO_ROOT, 'dist/metafile.json'), 'utf8')) as {
-      outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }>;
-    };
-    const outputs = Object.entries(meta.outputs);
-    const promChunks = outputs.filter(([, out]) => Object.keys(out.inputs).some((path) => path.includes('node_modules/prom-client/'))).map(([name]) => name);
-    expect(promChunks).toHaveLength(1);
-    const importers = outputs.flatMap(([name, out]) => out.imports.filter((i) => i.path === promChunks[0]).map((i) => `${name} ${i.kind}`));
+  // The HTML libraries (a web_extract call) and prom-client (a gateway with metrics on) stay in
+  // node_modules, outside every bundle, and are reached by dynamic import() alone.
+  it.each(['linkedom', '@mozilla/readability', 'turndown', 'prom-client'])('%s is in no bundle, and imported dynamically only', async (pkg) => {
+    const outputs = Object.entries((await metafile()).outputs);
+    expect(outputs.filter(([, out]) => Object.keys(out.inputs).some((path) => path.includes(`node_modules/${pkg}/`))).map(([name]) => name)).toEqual([]);
+    const importers = outputs.flatMap(([name, out]) => out.imports.filter((i) => i.path === pkg).map((i) => `${name} ${i.kind}`));
     expect(importers.length).toBeGreaterThan(0);
     expect(importers.filter((line) => !line.endsWith(' dynamic-import'))).toEqual([]);
   });
