@@ -62,6 +62,10 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node20.19',
+  // A bundle is compiled as a script (vm.Script, src/cli/launch.ts), where import() needs a loader
+  // callback that Node 20 only offers as an experimental feature: the packages left outside the
+  // bundles load by require() instead (each has a CommonJS build), still only when first used.
+  supported: { 'dynamic-import': false },
   // Full minification: a first run (before the code cache exists) is dominated by compiling.
   minify: process.env.IRIS_NO_MINIFY !== '1',
   keepNames: false,

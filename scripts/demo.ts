@@ -77,8 +77,8 @@ function requireBuild(): void {
   if (!existsSync(IRIS_BIN) || !existsSync(FAKE_GH)) {
     throw new DemoFailure(`run the demo from the repository root (npm run demo): ${IRIS_BIN} or ${FAKE_GH} is missing`);
   }
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
-    throw new DemoFailure(`the CLI is not built (${rel(join(ROOT, 'dist', 'cli.js'))} is missing): run npm ci (or npm run build) first`);
+  if (!existsSync(join(ROOT, 'dist', 'launch.cjs'))) {
+    throw new DemoFailure(`the CLI is not built (${rel(join(ROOT, 'dist', 'launch.cjs'))} is missing): run npm ci (or npm run build) first`);
   }
 }
 

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Script, constants as vmConstants } from 'node:vm';
+import { Script } from 'node:vm';
 import { commandWord } from './command-word.js';
 
 type Cli = { main(argv: readonly string[]): Promise<number> };
@@ -66,8 +66,7 @@ export function loadBundle(file: string, cacheFile: string, atExit: (write: () =
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
-    // Packages left outside the bundles that are ES modules load through the main loader.
-    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // No import() in it: the build turns each into require() (scripts/build.mjs).
   });
   const cache: CacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used';
   if (cache !== 'used') atExit(() => writeCache(cacheFile, script.createCachedData()));
