@@ -7,6 +7,7 @@
 // cache, which only scripts have (not ES modules): start-up is dominated by compiling, and the
 // cache turns it into a read. dist/cli/help.cjs declares every group, for help and unknown
 // commands; no command's code runs there.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +78,8 @@ const common = {
   alias: { yaml: './node_modules/yaml/browser/index.js' },
   // import.meta.url in CommonJS: the bundle's own file, as the ES module build had it.
   define: { __IRIS_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__irisModuleUrl' },
-  banner: { js: "var __irisModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Strict, as the ES module build was: the banner comes first, so its directive covers the bundle.
+  banner: { js: "'use strict';var __irisModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // Which source files each bundle holds: the lazy-loading tests read it.
   metafile: true,
   logLevel: 'warning',
@@ -110,8 +112,22 @@ const help = await build({
   plugins: [lazyChildProcess, virtualEntries, helpRunsNoCommand],
 });
 const result = { metafile: { inputs: { ...groups.metafile.inputs, ...help.metafile.inputs }, outputs: { ...groups.metafile.outputs, ...help.metafile.outputs } } };
-// The launcher: small, loaded by bin/iris with require() on every run but --version.
-await build({ ...common, entryPoints: { launch: 'src/cli/launch.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, metafile: false, sourcemap: false });
+// The launcher: small, loaded by bin/iris with require() on every run but --version. It knows each
+// bundle by its content hash, which names the bundle's code cache (src/cli/launch.ts).
+const bundleHashes = Object.fromEntries(
+  Object.keys(result.metafile.outputs)
+    .filter((output) => output.endsWith('.cjs'))
+    .map((output) => [output.slice('dist/cli/'.length), createHash('sha256').update(readFileSync(output)).digest('hex').slice(0, 16)]),
+);
+await build({
+  ...common,
+  entryPoints: { launch: 'src/cli/launch.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  define: { ...common.define, __IRIS_BUNDLE_HASHES__: JSON.stringify(bundleHashes) },
+  metafile: false,
+  sourcemap: false,
+});
 writeFileSync(new URL('../dist/metafile.json', import.meta.url), JSON.stringify(result.metafile));
 
 // The page's own config (src/dashboard/web/vite.config.ts) writes dist/dashboard/ only.

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
-import { bundleFor, cacheFileFor, loadBundle } from './launch.js';
+import { bundleFor, cacheFileFor, launch, loadBundle } from './launch.js';
 
 describe('bundleFor', () => {
   const groups = new Set(['config', 'status', 'model']);
@@ -28,11 +28,15 @@ describe('bundleFor', () => {
 });
 
 describe('cacheFileFor', () => {
-  it('names the bundle, its build and the Node version and architecture', () => {
-    expect(cacheFileFor('/x/dist/cli', 'groups/config.cjs', { size: 1234, mtimeMs: 1700000000123.75 }, 'v20.20.2', 'x64')).toBe(
-      '/x/dist/cli/cache/groups-config-1234-1700000000123-v20.20.2-x64.v8',
-    );
-    expect(cacheFileFor('/x/dist/cli', 'help.cjs', { size: 1, mtimeMs: 2 }, 'v22.1.0', 'arm64')).toBe('/x/dist/cli/cache/help-1-2-v22.1.0-arm64.v8');
+  it('names the bundle, its build, the Node version and architecture, and the V8 flags', () => {
+    const runtime = { nodeVersion: 'v20.20.2', arch: 'x64', flags: '\n' };
+    const file = cacheFileFor('/x/dist/cli', 'groups/config.cjs', 'e0101f3b309b6115', runtime);
+    expect(file).toMatch(/^\/x\/dist\/cli\/cache\/groups-config-e0101f3b309b6115-v20\.20\.2-x64-[0-9a-z]+\.v8$/);
+    expect(cacheFileFor('/x/dist/cli', 'help.cjs', 'ab', { ...runtime, nodeVersion: 'v22.1.0', arch: 'arm64' })).toMatch(/^\/x\/dist\/cli\/cache\/help-ab-v22\.1\.0-arm64-[0-9a-z]+\.v8$/);
+    // Other flags (a heap limit makes V8 refuse a cache made without it), another file.
+    expect(cacheFileFor('/x/dist/cli', 'groups/config.cjs', 'e0101f3b309b6115', { ...runtime, flags: '--max-old-space-size=512\n' })).not.toBe(file);
+    expect(cacheFileFor('/x/dist/cli', 'groups/config.cjs', 'e0101f3b309b6115', { ...runtime, flags: '\n--stack-size=2000' })).not.toBe(file);
+    expect(cacheFileFor('/x/dist/cli', 'groups/config.cjs', 'e0101f3b309b6116', runtime)).not.toBe(file);
   });
 });
 
@@ -44,17 +48,24 @@ describe('loadBundle', () => {
   afterEach(() => removeDir(dir));
 
   // A CommonJS bundle as esbuild writes them: module.exports, require of a built-in, __dirname.
-  const BUNDLE = `
+  const BUNDLE = `'use strict';
     const { basename } = require('node:path');
     let calls = 0;
     module.exports.main = async (argv) => { calls += 1; return argv.length * 10 + calls; };
     module.exports.where = basename(__dirname);
     module.exports.self = this === module.exports;
+    module.exports.strict = (function () { return this === undefined; })();
   `;
 
+  // V8 keeps what this process compiled, by source and file name, and would serve a second load
+  // of one file from there without looking at the cache: each load compiles a copy of its own, as
+  // each run of the CLI is a process of its own.
+  let copies = 0;
   function load(file: string, cacheFile: string) {
     const writes: Array<() => void> = [];
-    const loaded = loadBundle(file, cacheFile, (write) => writes.push(write));
+    const copy = file.replace(/\.cjs$/, `.${++copies}.cjs`);
+    writeFileSync(copy, readFileSync(file));
+    const loaded = loadBundle(copy, cacheFile, (write) => writes.push(write));
     return { ...loaded, writeCache: () => writes.forEach((write) => write()), writes: writes.length };
   }
 
@@ -67,7 +78,7 @@ describe('loadBundle', () => {
     const first = load(file, cacheFile);
     expect(first.cache).toBe('none');
     expect(await first.cli.main(['a', 'b'])).toBe(21);
-    expect(first.cli).toMatchObject({ where: 'groups', self: true });
+    expect(first.cli).toMatchObject({ where: 'groups', self: true, strict: true });
     expect(first.writes).toBe(1);
     first.writeCache();
     expect(readFileSync(cacheFile).length).toBeGreaterThan(0);
@@ -91,18 +102,59 @@ describe('loadBundle', () => {
     expect(load(file, cacheFile).cache).toBe('used');
   });
 
-  it('runs the same where the cache cannot be written', async () => {
+  // A damaged cache V8 took would crash the process on every run (it skips its checksum unless
+  // told otherwise); it has to be refused and written again instead.
+  it('refuses a cache damaged in the middle, and writes it again', async () => {
+    const file = join(dir, 'b.cjs');
+    // Enough code for a cache with a middle worth damaging.
+    writeFileSync(file, `${BUNDLE}\n${Array.from({ length: 200 }, (_, i) => `module.exports.f${i} = (x) => x * ${i} + String(x).length;`).join('\n')}`);
+    const cacheFile = join(dir, 'b.v8');
+    const first = load(file, cacheFile);
+    for (let i = 0; i < 200; i++) first.cli.main([String(i)]);
+    first.writeCache();
+    const data = readFileSync(cacheFile);
+    for (let i = 0; i < 64; i++) data[(data.length >> 1) + i]! ^= 0x5a;
+    writeFileSync(cacheFile, data);
+    const damaged = load(file, cacheFile);
+    expect(damaged.cache).toBe('rejected');
+    expect(await damaged.cli.main(['a'])).toBe(11);
+    damaged.writeCache();
+    expect(load(file, cacheFile).cache).toBe('used');
+  });
+
+  it('runs the same where the cache cannot be written, and leaves nothing behind', async () => {
     const file = join(dir, 'b.cjs');
     writeFileSync(file, BUNDLE);
-    const readOnly = join(dir, 'read-only');
-    mkdirSync(readOnly);
-    // Under root the mode does not stop a write: a file where the cache folder should be does.
-    writeFileSync(join(readOnly, 'cache'), '');
-    chmodSync(readOnly, 0o500);
-    const cacheFile = join(readOnly, 'cache', 'b.v8');
+    // A file where the cache folder should be stops the write, as a read-only folder would.
+    writeFileSync(join(dir, 'cache'), '');
+    const cacheFile = join(dir, 'cache', 'b.v8');
     const loaded = load(file, cacheFile);
     expect(() => loaded.writeCache()).not.toThrow();
     expect(await loaded.cli.main([])).toBe(1);
     expect(load(file, cacheFile).cache).toBe('none');
+    expect(readdirSync(dir).filter((name) => !name.endsWith('.cjs'))).toEqual(['cache']);
+  });
+});
+
+describe('launch', () => {
+  let dist: string;
+  beforeEach(async () => {
+    dist = await makeTempDir();
+    mkdirSync(join(dist, 'cli', 'groups'), { recursive: true });
+    writeFileSync(join(dist, 'cli', 'groups', 'status.cjs'), "module.exports.main = async (argv) => argv.length === 1 && argv[0] === 'status' ? 7 : 1;");
+    writeFileSync(join(dist, 'cli', 'help.cjs'), 'module.exports.main = async () => 3;');
+  });
+  afterEach(() => removeDir(dist));
+  const hashes = { 'groups/status.cjs': 'aaaa', 'help.cjs': 'bbbb' };
+
+  it("runs the group's bundle, or help's, and caches each under its build", async () => {
+    expect(await launch(['status'], dist, hashes)).toBe(7);
+    expect(await launch(['frobnicate'], dist, hashes)).toBe(3);
+    expect(await launch([], dist, hashes)).toBe(3);
+  });
+
+  it('names a bundle the build does not have, rather than running something else', async () => {
+    await expect(launch(['frobnicate'], dist, { 'groups/status.cjs': 'aaaa' })).rejects.toThrow(`the CLI build has no help.cjs`);
+    expect(await launch(['status'], dist, { 'help.cjs': 'bbbb' })).toBe(3);
   });
 });

@@ -3,14 +3,21 @@
 //
 // Compiling is most of a command's start-up, and Node 20 caches compiled code for nobody: a
 // bundle compiled through vm.Script can hand V8 the data of an earlier compile. The cache of a
-// bundle is written once, after a run without a usable one, beside the bundle (dist/cli/cache/);
-// V8 checks it against the source and its own version and flags, and one it rejects is written
-// again. Where dist/ is read-only the CLI runs the same, only compiling each time.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// bundle is written once, after a run without a usable one, beside the bundle (dist/cli/cache/),
+// under a name that says which build of the bundle, which Node and which V8 flags it is for. V8
+// checks a cache against its own version and flags, the source's length and (with the flag set
+// below) the data's checksum; one it rejects is written again. Where dist/ is read-only the CLI
+// runs the same, only compiling each time.
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { commandWord } from './command-word.js';
+
+// Each bundle's content hash, written into dist/launch.cjs by scripts/build.mjs.
+declare const __IRIS_BUNDLE_HASHES__: Readonly<Record<string, string>> | undefined;
+const BUNDLE_HASHES: Readonly<Record<string, string>> = typeof __IRIS_BUNDLE_HASHES__ === 'undefined' ? {} : __IRIS_BUNDLE_HASHES__;
 
 type Cli = { main(argv: readonly string[]): Promise<number> };
 
@@ -21,15 +28,22 @@ export function bundleFor(argv: readonly string[], groupExists: (group: string) 
   return word !== undefined && /^[a-z][a-z0-9-]*$/.test(word) && groupExists(word) ? `groups/${word}.cjs` : 'help.cjs';
 }
 
+/** A short hash of a string (FNV-1a, 32 bits, base 36): names, not security. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
 /**
- * Where a bundle's code cache lives. Per Node version, so that two Node versions do not take turns
- * rewriting it; per build of the bundle (its size and modification time), because V8 checks a
- * cache against the source's length only, and compiling a changed bundle with the cache of
- * another would run the old code's functions.
+ * Where a bundle's code cache lives. Per build of the bundle (its content hash): V8 compares a
+ * cache with the source's length only, and a changed bundle compiled with another build's cache
+ * would run the old code. Per Node version and architecture, and per V8 flags (a cache made under
+ * other flags is refused), so that two kinds of run do not take turns rewriting one file.
  */
-export function cacheFileFor(cliDir: string, bundle: string, build: { size: number; mtimeMs: number }, nodeVersion: string, arch: string): string {
+export function cacheFileFor(cliDir: string, bundle: string, buildHash: string, runtime: { nodeVersion: string; arch: string; flags: string }): string {
   const name = bundle.replace(/\//g, '-').replace(/\.cjs$/, '');
-  return join(cliDir, 'cache', `${name}-${build.size}-${Math.trunc(build.mtimeMs)}-${nodeVersion}-${arch}.v8`);
+  return join(cliDir, 'cache', `${name}-${buildHash}-${runtime.nodeVersion}-${runtime.arch}-${shortHash(runtime.flags)}.v8`);
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -40,15 +54,37 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Written whole or not at all: a run that reads it while another writes sees the old or the new. */
-function writeCache(file: string, data: Buffer): void {
+/**
+ * Written whole or not at all: into a file of this process's own (two containers sharing an
+ * install can both be pid 1), flushed to disk, then renamed over the cache, so a reader, a crash or
+ * a power cut sees the old cache or the new one. Where the folder cannot be written, the cache is
+ * not even made.
+ */
+function writeCache(file: string, make: () => Buffer): void {
+  let temporary: string | undefined;
+  let fd: number | undefined;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, data);
+    temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
+    fd = openSync(temporary, 'wx', 0o644);
+    const data = make();
+    for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
     renameSync(temporary, file);
+    temporary = undefined;
   } catch {
-    // A read-only install: every run compiles, as without the cache.
+    // A read-only install or a full disk: every run compiles, as without the cache.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    if (temporary !== undefined) {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // never created
+      }
+    }
   }
 }
 
@@ -63,13 +99,17 @@ export type CacheUse = 'used' | 'none' | 'rejected';
 export function loadBundle(file: string, cacheFile: string, atExit: (write: () => void) => void = (write) => process.once('exit', write)): { cli: Cli; cache: CacheUse } {
   const source = readFileSync(file, 'utf8');
   const cachedData = readCache(cacheFile);
+  // V8 checks a code cache's checksum only when told to (release builds skip it), and a damaged
+  // cache it takes crashes the process, on every run. With the check a damaged one is refused and
+  // written again; it costs about half a millisecond.
+  setFlagsFromString('--verify-snapshot-checksum');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
     // No import() in it: the build turns each into require() (scripts/build.mjs).
   });
   const cache: CacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used';
-  if (cache !== 'used') atExit(() => writeCache(cacheFile, script.createCachedData()));
+  if (cache !== 'used') atExit(() => writeCache(cacheFile, () => script.createCachedData()));
   const module = { exports: {} as Cli };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
@@ -77,10 +117,12 @@ export function loadBundle(file: string, cacheFile: string, atExit: (write: () =
 }
 
 /** Runs the CLI from dist/ (the folder of dist/launch.cjs) and returns the exit code. */
-export async function launch(argv: readonly string[], distDir: string): Promise<number> {
+export async function launch(argv: readonly string[], distDir: string, hashes: Readonly<Record<string, string>> = BUNDLE_HASHES): Promise<number> {
   const cliDir = join(distDir, 'cli');
-  const bundle = bundleFor(argv, (group) => existsSync(join(cliDir, 'groups', `${group}.cjs`)));
-  const file = join(cliDir, bundle);
-  const { cli } = loadBundle(file, cacheFileFor(cliDir, bundle, statSync(file), process.version, process.arch));
+  const bundle = bundleFor(argv, (group) => Object.hasOwn(hashes, `groups/${group}.cjs`));
+  const buildHash = hashes[bundle];
+  if (buildHash === undefined) throw new Error(`the CLI build has no ${bundle}; run \`npm run build\` in ${dirname(distDir)}`);
+  const runtime = { nodeVersion: process.version, arch: process.arch, flags: `${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}` };
+  const { cli } = loadBundle(join(cliDir, bundle), cacheFileFor(cliDir, bundle, buildHash, runtime));
   return cli.main(argv);
 }

@@ -78,14 +78,14 @@ describe('lazy loading', () => {
    * What a run loaded: every module and built-in (traced), and the source files of the bundles it
    * compiled (the launcher's vm.Script files, mapped through the build's metafile).
    */
-  async function loadedSources(args: string[]): Promise<{ modules: string[]; bundles: string[]; sources: string[] }> {
+  async function loadedSources(args: string[], exitCode = 0): Promise<{ modules: string[]; bundles: string[]; sources: string[] }> {
     const trace = join(dir, `trace-${args.join('-')}.txt`);
     const result = await runIris(args, {
       home,
       env: { IRIS_TRACE_FILE: trace },
       nodeArgs: ['--import', join(REPO_ROOT, 'test/helpers/trace-imports.mjs')],
     });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(exitCode);
     const modules = (await readFile(trace, 'utf8')).trim().split('\n');
     const meta = await metafile();
     const bundles = modules.filter((url) => url.endsWith('.cjs') && url.includes('/dist/cli/')).map((url) => `dist/${url.split('/dist/')[1]}`);
@@ -112,10 +112,15 @@ describe('lazy loading', () => {
     },
   );
 
-  // The patterns above can match: the gateway's bundle holds what config's must not.
-  it('the gateway group bundle holds the server, the logger and the model client', async () => {
+  // The patterns above can match: the gateway's bundle holds what config's must not, and a
+  // gateway command loads pino (required from node_modules, outside the bundle).
+  it('the gateway group bundle holds the server, the logger and the model client; gateway status loads pino', async () => {
     const inputs = Object.keys((await metafile()).outputs['dist/cli/groups/gateway.cjs']!.inputs);
     expect(HEAVY_SOURCES.map((re) => inputs.some((path) => re.test(path)))).toEqual([true, true, true, true]);
+    const { modules, bundles } = await loadedSources(['gateway', 'status'], 1); // not running: exit 1
+    expect(bundles).toEqual(['dist/cli/groups/gateway.cjs']);
+    expect(modules.filter((url) => HEAVY_MODULES[1]!.test(url)).length).toBeGreaterThan(0);
+    expect(modules.filter((url) => url.endsWith('/dist/launch.cjs'))).toHaveLength(1);
   });
 
   // status resolves routes, so it loads the pure provider modules (catalog, credentials, URL

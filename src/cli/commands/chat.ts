@@ -13,7 +13,7 @@ import { findSession } from '../../agent/sessions/find-session.js';
 import type { ContentPart, ToolCall } from '../../domain/messages.js';
 import type { Store } from '../../store/types.js';
 import { redactText } from '../../log/redact.js';
-import { printJson, printWarning } from '../console.js';
+import { printJson, printWarning, writeStdout } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 import { oneShotJson } from './chat-json.js';
@@ -75,7 +75,7 @@ export async function chat(options: ChatOptions): Promise<number> {
   // a question are buffered by the iterator instead of being lost.
   const nextLine = async (prompt: string): Promise<string | undefined> => {
     if (!lines) return undefined;
-    if (prompt) process.stdout.write(prompt);
+    if (prompt) writeStdout(prompt);
     const step = await lines.next();
     return step.done ? undefined : step.value;
   };
@@ -115,7 +115,7 @@ export async function chat(options: ChatOptions): Promise<number> {
 
     rl = createInterface({ input: process.stdin, ...(tty ? { output: process.stdout } : {}), terminal: tty });
     lines = rl[Symbol.asyncIterator]();
-    process.stdout.write(`iris chat — session ${session.record.id} on ${session.record.provider} · ${session.record.model} (/help for commands)\n`);
+    writeStdout(`iris chat — session ${session.record.id} on ${session.record.provider} · ${session.record.model} (/help for commands)\n`);
     for (;;) {
       const line = await nextLine(tty ? '› ' : '');
       if (line === undefined) break; // input closed (Ctrl-D or end of piped input)
@@ -123,34 +123,34 @@ export async function chat(options: ChatOptions): Promise<number> {
       if (!text) continue;
       if (text === '/exit' || text === '/quit') break;
       if (text === '/help') {
-        process.stdout.write(`${HELP}\n`);
+        writeStdout(`${HELP}\n`);
         continue;
       }
       if (text === '/new') {
         session = await agent.newSession('cli');
-        process.stdout.write(`new session ${session.record.id}\n`);
+        writeStdout(`new session ${session.record.id}\n`);
         continue;
       }
       const command = parseSessionCommand(text);
       if (command) {
         const outcome = await runSessionCommand(command, { agent, store, current: session });
         session = outcome.session;
-        process.stdout.write(`${outcome.text}\n`);
+        writeStdout(`${outcome.text}\n`);
         continue;
       }
       if (text === '/model' || text.startsWith('/model ')) {
-        process.stdout.write(`${await switchSessionModel(agent, session, text, loaded.config, paths)}\n`);
+        writeStdout(`${await switchSessionModel(agent, session, text, loaded.config, paths)}\n`);
         continue;
       }
       if (text.startsWith('/')) {
-        process.stdout.write(`unknown command ${text.split(/\s/)[0]}; /help lists them\n`);
+        writeStdout(`unknown command ${text.split(/\s/)[0]}; /help lists them\n`);
         continue;
       }
-      const message = images.length ? await withImages(text, images, session.record, runtime.vision, (l) => process.stdout.write(`  · ${l}\n`)) : text;
+      const message = images.length ? await withImages(text, images, session.record, runtime.vision, (l) => writeStdout(`  · ${l}\n`)) : text;
       images = [];
       await interactiveTurn(agent, session, message, rl);
     }
-    process.stdout.write(`resume: iris chat --session ${session.record.id}\n`);
+    writeStdout(`resume: iris chat --session ${session.record.id}\n`);
     return 0;
   } catch (err) {
     if (err instanceof NoMainModelError) throw new CliFailure('invalid_value', err.message);
@@ -219,7 +219,7 @@ async function oneShotTurn(agent: Agent, session: AgentSession, prompt: string |
     }
     if (result.stopReason === 'error') process.stderr.write(`iris: error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
     if (json) printJson(oneShotJson(session, result));
-    else if (result.stopReason !== 'error') process.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    else if (result.stopReason !== 'error') writeStdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     if (result.stopReason === 'max_iterations' || result.stopReason === 'cancelled') process.stderr.write(`iris: stopped: ${result.stopReason}\n`);
     return STOP_EXIT[result.stopReason];
   } finally {
@@ -236,13 +236,13 @@ async function interactiveTurn(agent: Agent, session: AgentSession, text: string
     // Notes and tool lines start on a line of their own, even right after streamed text.
     let midLine = false;
     const line = (t: string) => {
-      process.stdout.write(midLine ? `\n${t}` : t);
+      writeStdout(midLine ? `\n${t}` : t);
       midLine = false;
     };
     const events = {
       ...progress(line),
       onText: (delta: string) => {
-        process.stdout.write(delta);
+        writeStdout(delta);
         if (delta) midLine = !delta.endsWith('\n');
       },
     };
@@ -253,10 +253,10 @@ async function interactiveTurn(agent: Agent, session: AgentSession, text: string
     } finally {
       waiting.stop();
     }
-    if (midLine) process.stdout.write('\n');
-    if (result.stopReason === 'error') process.stdout.write(`error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
-    if (result.stopReason === 'cancelled') process.stdout.write('(stopped; the session is kept)\n');
-    if (result.stopReason === 'max_iterations') process.stdout.write(`${result.text.split('\n').at(-1)}\n`);
+    if (midLine) writeStdout('\n');
+    if (result.stopReason === 'error') writeStdout(`error: ${redactText(result.error?.message ?? 'the model call failed')}\n`);
+    if (result.stopReason === 'cancelled') writeStdout('(stopped; the session is kept)\n');
+    if (result.stopReason === 'max_iterations') writeStdout(`${result.text.split('\n').at(-1)}\n`);
   } finally {
     rl.removeListener('SIGINT', onSigint);
     process.removeListener('SIGINT', onSigint);

@@ -12,7 +12,7 @@ import { GATEWAY_ENV_FILE, gatewayEnvTemplate } from '../../gateway/systemd/env-
 import { buildGatewayUnit, GATEWAY_UNIT_NAME, type GatewayUnitInput, type UnitScope } from '../../gateway/systemd/gateway-unit.js';
 import { scopeFlag, unitDir } from '../../gateway/systemd/unit-dirs.js';
 import { unitValueProblem } from '../../gateway/systemd/unit-syntax.js';
-import { printData, printError, printJson, printWarning } from '../console.js';
+import { printData, printError, printJson, printWarning, writeStdout } from '../console.js';
 import { openConfig, openHome } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -101,7 +101,7 @@ export async function gatewayInstallService(options: InstallServiceOptions = {})
   }
   const unit = buildGatewayUnit(input);
   if (options.print) {
-    process.stdout.write(unit);
+    writeStdout(unit);
     return EXIT.ok;
   }
 

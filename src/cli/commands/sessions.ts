@@ -5,7 +5,7 @@ import { sessionCells, sessionJson, SESSIONS_HEADER } from '../../agent/sessions
 import { transcriptJson, transcriptMarkdown, transcriptText } from '../../agent/sessions/transcript-views.js';
 import { parseDuration } from '../../store/duration.js';
 import type { SessionQuery, SessionRecord, SessionSummary, Store } from '../../store/types.js';
-import { printData, printJson } from '../console.js';
+import { printData, printJson, writeStdout } from '../console.js';
 import { confirm } from '../confirm.js';
 import type { HomePaths } from '../../config/home.js';
 import { openHome } from '../context.js';
@@ -81,7 +81,7 @@ export async function sessionsExport(name: string, options: { format?: string })
   await withSessions(name, async (store, session) => {
     const { summary, messages } = await loadTranscript(store, session);
     if (format === 'json') printJson(transcriptJson(summary, messages));
-    else process.stdout.write(transcriptMarkdown(summary, messages));
+    else writeStdout(transcriptMarkdown(summary, messages));
   });
 }
 

@@ -1,6 +1,6 @@
 // `iris version`: the declarations only; a command's code loads when it runs.
 import type { Command } from 'commander';
-import { printJson } from '../console.js';
+import { printJson, writeStdout } from '../console.js';
 import { VERSION } from '../../version.js';
 
 export function registerVersion(program: Command): void {
@@ -10,7 +10,7 @@ export function registerVersion(program: Command): void {
     .option('--json', 'print as JSON')
     .action((options: { json?: boolean }) => {
       if (options.json) printJson({ version: VERSION, node: process.versions.node });
-      else process.stdout.write(`${VERSION}\n`);
+      else writeStdout(`${VERSION}\n`);
     });
 
 }
