@@ -110,7 +110,7 @@ describe('loadBundle', () => {
     writeFileSync(file, `${BUNDLE}\n${Array.from({ length: 200 }, (_, i) => `module.exports.f${i} = (x) => x * ${i} + String(x).length;`).join('\n')}`);
     const cacheFile = join(dir, 'b.v8');
     const first = load(file, cacheFile);
-    for (let i = 0; i < 200; i++) first.cli.main([String(i)]);
+    for (let i = 0; i < 200; i++) await first.cli.main([String(i)]);
     first.writeCache();
     const data = readFileSync(cacheFile);
     for (let i = 0; i < 64; i++) data[(data.length >> 1) + i]! ^= 0x5a;

@@ -5,7 +5,6 @@
 import { Command, CommanderError } from 'commander';
 import { errorMessage } from '../domain/error-message.js';
 import { VERSION } from '../version.js';
-import type { SetExitCode } from './command-group.js';
 import { debugEnabled, printError } from './console.js';
 import { CliFailure, EXIT, exitCodeFor } from './exit-codes.js';
 import { routeUsageErrors } from './usage-error.js';

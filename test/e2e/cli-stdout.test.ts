@@ -37,12 +37,15 @@ function readLate(stream: NodeJS.ReadableStream, afterMs: number): Promise<strin
   return new Promise((resolve) => stream.on('end', () => resolve(Buffer.concat(chunks).toString())));
 }
 
+type Shown = { platforms: { webhook: { extra: { routes: { pr: { prompt: string } } } } } };
+const promptIn = (stdout: string) => (JSON.parse(stdout) as Shown).platforms.webhook.extra.routes.pr.prompt;
+
 describe('data on stdout', () => {
   it('reaches a reader that starts late, whole', async () => {
     const run = start([], ['config', 'show', '--json']);
     const stdout = await readLate(run.child.stdout, 300);
     expect(await run.exited).toEqual({ code: 0, signal: null });
-    expect(JSON.parse(stdout).platforms.webhook.extra.routes.pr.prompt).toBe(PROMPT);
+    expect(promptIn(stdout)).toBe(PROMPT);
     expect(run.stderr()).toBe('');
   });
 
@@ -53,7 +56,7 @@ describe('data on stdout', () => {
     const run = start(['--require', join(dir, 'open-stdout.cjs')], ['config', 'show', '--json']);
     const stdout = await readLate(run.child.stdout, 300);
     expect({ ...(await run.exited), stderr: run.stderr() }).toEqual({ code: 0, signal: null, stderr: '' });
-    expect(JSON.parse(stdout).platforms.webhook.extra.routes.pr.prompt).toBe(PROMPT);
+    expect(promptIn(stdout)).toBe(PROMPT);
   });
 
   it('ends quietly with exit code 0 when the reader closes early', async () => {
