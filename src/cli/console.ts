@@ -10,11 +10,17 @@ import { redactText } from '../log/redact.js';
  */
 let stdoutMode: 'direct' | 'stream' | 'closed' = 'direct';
 
+/** The reader of stdout has gone: what a command would still print has nowhere to go. */
+export function stdoutClosed(): boolean {
+  return stdoutMode === 'closed';
+}
+
 function toStream(data: Uint8Array): void {
   if (stdoutMode !== 'stream') {
     stdoutMode = 'stream';
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPIPE') throw err;
+      stdoutMode = 'closed';
     });
   }
   process.stdout.write(data);

@@ -119,7 +119,7 @@ describe('loadBundle', () => {
     expect(load(file, cacheFile).cache).toBe('used');
   });
 
-  it('runs the same where the cache cannot be written, and leaves nothing behind', async () => {
+  it('runs the same where the cache cannot be written', async () => {
     const file = join(dir, 'b.cjs');
     writeFileSync(file, BUNDLE);
     // A file where the cache folder should be stops the write, as a read-only folder would.
@@ -129,7 +129,18 @@ describe('loadBundle', () => {
     expect(() => loaded.writeCache()).not.toThrow();
     expect(await loaded.cli.main([])).toBe(1);
     expect(load(file, cacheFile).cache).toBe('none');
-    expect(readdirSync(dir).filter((name) => !name.endsWith('.cjs'))).toEqual(['cache']);
+  });
+
+  it('leaves no temporary file when the cache cannot be put in place', async () => {
+    const file = join(dir, 'b.cjs');
+    writeFileSync(file, BUNDLE);
+    // A folder where the cache file should be: the temporary file is written, the rename fails.
+    const cacheFile = join(dir, 'b.v8');
+    mkdirSync(cacheFile);
+    const loaded = load(file, cacheFile);
+    expect(() => loaded.writeCache()).not.toThrow();
+    expect(readdirSync(dir).filter((name) => !name.endsWith('.cjs'))).toEqual(['b.v8']);
+    expect(readdirSync(cacheFile)).toEqual([]);
   });
 });
 
@@ -145,13 +156,22 @@ describe('launch', () => {
   const hashes = { 'groups/status.cjs': 'aaaa', 'help.cjs': 'bbbb' };
 
   it("runs the group's bundle, or help's, and caches each under its build", async () => {
-    expect(await launch(['status'], dist, hashes)).toBe(7);
-    expect(await launch(['frobnicate'], dist, hashes)).toBe(3);
-    expect(await launch([], dist, hashes)).toBe(3);
+    const writes: Array<() => void> = [];
+    const atExit = (write: () => void) => writes.push(write);
+    expect(await launch(['status'], dist, hashes, atExit)).toBe(7);
+    expect(await launch(['frobnicate'], dist, hashes, atExit)).toBe(3);
+    writes.forEach((write) => write());
+    const cached = readdirSync(join(dist, 'cli', 'cache')).sort();
+    expect(cached).toHaveLength(2);
+    expect(cached[0]).toMatch(new RegExp(`^groups-status-aaaa-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-z]+\\.v8$`));
+    expect(cached[1]).toMatch(/^help-bbbb-/);
+    expect(await launch([], dist, hashes, atExit)).toBe(3);
+    expect(writes).toHaveLength(2); // the third run compiled with help's cache: nothing to write
   });
 
   it('names a bundle the build does not have, rather than running something else', async () => {
-    await expect(launch(['frobnicate'], dist, { 'groups/status.cjs': 'aaaa' })).rejects.toThrow(`the CLI build has no help.cjs`);
-    expect(await launch(['status'], dist, { 'help.cjs': 'bbbb' })).toBe(3);
+    await expect(launch(['frobnicate'], dist, { 'groups/status.cjs': 'aaaa' }, () => {})).rejects.toThrow('the CLI build has no help.cjs; run `npm run build`');
+    expect(await launch(['status'], dist, { 'help.cjs': 'bbbb' }, () => {})).toBe(3);
+    await expect(launch(['config'], dist, { ...hashes, 'groups/config.cjs': 'cccc' }, () => {})).rejects.toThrow('the CLI build has no groups/config.cjs');
   });
 });

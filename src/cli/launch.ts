@@ -75,14 +75,21 @@ function writeCache(file: string, make: () => Buffer): void {
     const data = make();
     for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
     fsyncSync(fd);
-    closeSync(fd);
+    const written = fd;
     fd = undefined;
+    closeSync(written);
     renameSync(temporary, file);
     temporary = undefined;
   } catch {
     // A read-only install or a full disk: every run compiles, as without the cache.
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closed already (a close that failed above still frees the descriptor)
+      }
+    }
     if (temporary !== undefined) {
       try {
         unlinkSync(temporary);
@@ -118,12 +125,23 @@ export function loadBundle(file: string, cacheFile: string, atExit: (write: () =
 }
 
 /** Runs the CLI from dist/ (the folder of dist/launch.cjs) and returns the exit code. */
-export async function launch(argv: readonly string[], distDir: string, hashes: Readonly<Record<string, string>> = BUNDLE_HASHES): Promise<number> {
+export async function launch(
+  argv: readonly string[],
+  distDir: string,
+  hashes: Readonly<Record<string, string>> = BUNDLE_HASHES,
+  atExit?: (write: () => void) => void,
+): Promise<number> {
   const cliDir = join(distDir, 'cli');
   const bundle = bundleFor(argv, (group) => Object.hasOwn(hashes, `groups/${group}.cjs`));
   const buildHash = hashes[bundle];
-  if (buildHash === undefined) throw new Error(`the CLI build has no ${bundle}; run \`npm run build\` in ${dirname(distDir)}`);
+  const incomplete = () => new Error(`the CLI build has no ${bundle}; run \`npm run build\` in ${dirname(distDir)}`);
+  if (buildHash === undefined) throw incomplete();
   const runtime = { nodeVersion: process.version, arch: process.arch, flags: `${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}` };
-  const { cli } = loadBundle(join(cliDir, bundle), cacheFileFor(cliDir, bundle, buildHash, runtime));
+  let cli: Cli;
+  try {
+    ({ cli } = loadBundle(join(cliDir, bundle), cacheFileFor(cliDir, bundle, buildHash, runtime), atExit));
+  } catch (err) {
+    throw (err as NodeJS.ErrnoException).code === 'ENOENT' ? incomplete() : err;
+  }
   return cli.main(argv);
 }

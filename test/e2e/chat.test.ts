@@ -1,9 +1,10 @@
 // `iris chat` as a subprocess against the fake upstream (in this process, on loopback).
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
-import { makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
+import { cleanEnv, IRIS_BIN, makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
 import { parseYaml } from '../helpers/documents.js';
 
 let fake: FakeUpstream;
@@ -78,6 +79,20 @@ describe('iris chat -q', () => {
 });
 
 describe('iris chat (REPL on piped input)', () => {
+  // `iris chat < questions.txt | head`: once the reader of the answers has gone, no more turns
+  // (each costs a model call, and tools may act), and no stack trace for the closed pipe.
+  it('stops asking the model once the reader of its answers has gone', async () => {
+    await configure();
+    const child = spawn(process.execPath, [IRIS_BIN, 'chat'], { env: cleanEnv({ IRIS_HOME: home, ...env() }), stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // before the banner: the first write finds the reader gone
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(['one', 'two', 'three', ''].join('\n'));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(models()).toEqual([]);
+  });
+
   it('chats, switches the session with /model, and writes config only with --global', async () => {
     await configure();
     const input = ['hello', '/model gpt-4.1', 'again', '/model gpt-5-mini --global', 'last', '/exit', ''].join('\n');

@@ -1,7 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
+import { cleanEnv, makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
+
+const execFileAsync = promisify(execFile);
 
 let dir: string;
 let home: string;
@@ -60,6 +64,23 @@ describe('iris CLI frame', () => {
     const result = await runIris(['config'], { home });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Usage: iris config');
+  });
+
+  // A copy of the install with its launcher damaged or its bundles gone: one line, exit 1.
+  it('names a broken build in one line and exits 1', async () => {
+    const install = join(dir, 'install');
+    await mkdir(join(install, 'bin'), { recursive: true });
+    await mkdir(join(install, 'dist'));
+    for (const file of ['bin/iris', 'bin/package.json', 'package.json']) await copyFile(join(REPO_ROOT, file), join(install, file));
+    await chmod(join(install, 'bin/iris'), 0o755);
+    const run = (args: string[]) => execFileAsync(process.execPath, [join(install, 'bin/iris'), ...args], { env: cleanEnv({ IRIS_HOME: home }) }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+    await writeFile(join(install, 'dist/launch.cjs'), 'module.exports = (');
+    expect(await run(['status'])).toEqual({ code: 1, stderr: `iris: error: the CLI build in ${join(install, 'dist')} does not load (Unexpected end of input); run \`npm run build\` in ${install}\n` });
+    await copyFile(join(REPO_ROOT, 'dist/launch.cjs'), join(install, 'dist/launch.cjs'));
+    expect(await run(['status'])).toEqual({ code: 1, stderr: `iris: error: the CLI build has no groups/status.cjs; run \`npm run build\` in ${install}\n` });
   });
 
   it('does not create the home for --version or --help', async () => {
@@ -141,6 +162,14 @@ describe('lazy loading', () => {
     expect(sources.filter((path) => STATUS_HEAVY_SOURCES.some((re) => re.test(path)))).toEqual([]);
   };
   it.each([[['status']], [['status', '--deep']]])('%j loads no model client, identity chain, logger or HTTP stack', statusLoadsNothingHeavy);
+
+  // The ES module build was strict throughout; the bundles keep that (scripts/build.mjs banner).
+  it('every bundle and the launcher start strict', async () => {
+    const files = [...Object.keys((await metafile()).outputs).filter((name) => name.endsWith('.cjs')), 'dist/launch.cjs'];
+    expect(files.length).toBeGreaterThan(20);
+    const heads = await Promise.all(files.map(async (file) => [file, (await readFile(join(REPO_ROOT, file), 'utf8')).slice(0, 13)]));
+    expect(heads.filter(([, head]) => head !== "'use strict';")).toEqual([]);
+  });
 
   it('--version does not even load the CLI bundle', async () => {
     const { modules, bundles } = await loadedSources(['--version']);

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, IRIS_BIN, makeTempDir, removeDir } from '../helpers/iris.js';
+import { cleanEnv, IRIS_BIN, makeTempDir, removeDir, REPO_ROOT } from '../helpers/iris.js';
 
 let dir: string;
 let home: string;
@@ -52,8 +52,8 @@ describe('data on stdout', () => {
   // process.stdout, once made, sets a pipe non-blocking: a full pipe then refuses a direct write
   // (EAGAIN), and the rest has to go through the stream.
   it('reaches a late reader whole when stdout was set non-blocking', async () => {
-    await writeFile(join(dir, 'open-stdout.cjs'), 'process.stdout;\n');
-    const run = start(['--require', join(dir, 'open-stdout.cjs')], ['config', 'show', '--json']);
+    // A fixed path: the code cache's name hashes the node flags, --import's path among them.
+    const run = start(['--import', join(REPO_ROOT, 'test', 'helpers', 'open-stdout.mjs')], ['config', 'show', '--json']);
     const stdout = await readLate(run.child.stdout, 300);
     expect({ ...(await run.exited), stderr: run.stderr() }).toEqual({ code: 0, signal: null, stderr: '' });
     expect(promptIn(stdout)).toBe(PROMPT);

@@ -13,7 +13,7 @@ import { findSession } from '../../agent/sessions/find-session.js';
 import type { ContentPart, ToolCall } from '../../domain/messages.js';
 import type { Store } from '../../store/types.js';
 import { redactText } from '../../log/redact.js';
-import { printJson, printWarning, writeStdout } from '../console.js';
+import { printJson, printWarning, stdoutClosed, writeStdout } from '../console.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 import { oneShotJson } from './chat-json.js';
@@ -117,6 +117,8 @@ export async function chat(options: ChatOptions): Promise<number> {
     lines = rl[Symbol.asyncIterator]();
     writeStdout(`iris chat — session ${session.record.id} on ${session.record.provider} · ${session.record.model} (/help for commands)\n`);
     for (;;) {
+      // The reader of the answers has gone (`iris chat < questions.txt | head`): no more turns.
+      if (stdoutClosed()) break;
       const line = await nextLine(tty ? '› ' : '');
       if (line === undefined) break; // input closed (Ctrl-D or end of piped input)
       const text = line.trim();
