@@ -60,6 +60,8 @@ const RUN_TIME_PACKAGES = ['linkedom', '@mozilla/readability', 'turndown', 'prom
 
 const common = {
   bundle: true,
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
   format: 'cjs',
   platform: 'node',
   target: 'node20.19',
@@ -100,15 +102,11 @@ const helpRunsNoCommand = {
 const groups = await build({
   ...common,
   entryPoints: Object.fromEntries(GROUPS.map((group) => [`cli/groups/${group}`, `iris-entry:${group}`])),
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
   plugins: [lazyChildProcess, virtualEntries],
 });
 const help = await build({
   ...common,
   entryPoints: { 'cli/help': 'iris-entry:help' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
   plugins: [lazyChildProcess, virtualEntries, helpRunsNoCommand],
 });
 const result = { metafile: { inputs: { ...groups.metafile.inputs, ...help.metafile.inputs }, outputs: { ...groups.metafile.outputs, ...help.metafile.outputs } } };
@@ -122,8 +120,6 @@ const bundleHashes = Object.fromEntries(
 await build({
   ...common,
   entryPoints: { launch: 'src/cli/launch.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
   define: { ...common.define, __IRIS_BUNDLE_HASHES__: JSON.stringify(bundleHashes) },
   metafile: false,
   sourcemap: false,
