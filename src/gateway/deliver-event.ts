@@ -41,8 +41,8 @@ export type DeliverDeps = {
   readonly forges: PrForges;
   readonly threads: PrThreads;
   /**
-   * Writes the log lines buffered so far to the log file. A `deliver: log` answer is its line, so
-   * it is written out before the event is marked delivered: a kill -9 right after cannot lose it.
+   * Resolves once the log lines so far are in the log file. A `deliver: log` answer is its line,
+   * so it is written out before the event is marked delivered: a kill -9 right after cannot lose it.
    */
   readonly flushLog?: () => Promise<void>;
 };

@@ -7,7 +7,7 @@ import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import type { Config } from '../config/schema.js';
 import { formatProblem } from '../config/validate.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import { createLogger, logWritten, type Logger } from '../log/logger.js';
 import { rotationOf } from '../log/rotation.js';
 import { mainRoute } from '../routing/resolve.js';
 import { createRoutingDeps } from '../routing/runtime.js';
@@ -153,7 +153,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const log = createLogger(paths, 'gateway', { level: env.IRIS_LOG_LEVEL?.trim() || 'info', sync: false, rotation });
   opened.log = log;
   const llog = listenerLog(log);
-  const flushLog = () => new Promise<void>((resolve) => log.flush(() => resolve()));
+  const flushLog = () => logWritten(log);
   for (const problem of [...early, ...undeliverable.map((p) => `${p}; the route is disabled (403) until that is fixed`)]) {
     llog.warn({}, problem);
     print(`warning: ${problem}`);
