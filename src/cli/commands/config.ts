@@ -9,13 +9,15 @@ import { formatProblem, normalizeKeyPath, validateConfig } from '../../config/va
 import { redactStrings } from '../../log/redact.js';
 import { setScalarIn, type Scalar } from '../../config/yaml-document.js';
 import { printData, printJson, printWarning } from '../console.js';
+import { plainYaml } from '../plain-yaml.js';
 import { openConfig, openEnv, openHome, reportConfigProblems } from '../context.js';
 import { CliFailure } from '../exit-codes.js';
 
 type JsonOption = { json?: boolean };
 
+/** Written here when it can be (plain-yaml.ts: the same text, without the package's cost). */
 function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0 });
+  return plainYaml(value) ?? stringify(value, { lineWidth: 0 });
 }
 
 export async function configShow(options: JsonOption & { changed?: boolean }): Promise<void> {
