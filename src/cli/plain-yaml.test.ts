@@ -47,9 +47,12 @@ function randomValue(next: () => number, depth: number): unknown {
 describe('plainYaml', () => {
   it('writes what the yaml package writes, for every value it does not hand back', () => {
     const next = random(20261128);
-    const values = Array.from({ length: 4_000 }, () => {
+    const values = Array.from({ length: 6_000 }, (_, n) => {
+      if (n % 10 === 0) return randomValue(next, 4); // a list, a scalar or a map at the top
       const map: Record<string, unknown> = {};
-      for (let i = 0; i < 4; i++) map[`key${i}`] = randomValue(next, 4);
+      for (let i = 0; i < 4; i++) map[next() < 0.7 ? `key${i}` : randomString(next)] = randomValue(next, 4);
+      if (n % 7 === 0) map.again = map[Object.keys(map)[0]!]; // the same map or list twice
+      if (n % 50 === 0) map['k'.repeat(1020 + (n % 10))] = 1; // around the package's 1,024 for plain keys
       return map;
     });
     const written = values.map((value) => ({ value, mine: plainYaml(value) }));
@@ -67,27 +70,36 @@ describe('plainYaml', () => {
     [{ a: [{ b: [1, 2], c: { d: null } }] }, 'a:\n  - b:\n      - 1\n      - 2\n    c:\n      d: null\n'],
     [{ prompt: 'Review {pull_request.title}', api_base: 'https://api.telegram.org', secret: 'ben…6789', schedule: 'off' }, 'prompt: Review {pull_request.title}\napi_base: https://api.telegram.org\nsecret: ben…6789\nschedule: off\n'],
     [{}, '{}\n'],
+    [[], '[]\n'],
+    [['a', { b: 1, c: [] }], '- a\n- b: 1\n  c: []\n'],
   ])('%j is written as the package writes it', (value, text) => {
     expect(plainYaml(value)).toBe(text);
     expect(packageYaml(value)).toBe(text);
   });
 
+  const shared = { x: 1 };
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
   it.each([
-    [{ a: 'true' }],
-    [{ a: '123' }],
-    [{ a: 'a: b' }],
-    [{ a: '-x' }],
-    [{ a: 'line\nbreak' }],
-    [{ a: [[1]] }],
-    [{ a: 1e21 }],
-    [{ a: undefined }],
-    [{ a: new Date(0) }],
-    [{ 'a: b': 1 }],
-  ])('%j is handed back to the package', (value) => {
+    ['a core-schema boolean as text', { a: 'true' }],
+    ['a number as text', { a: '123' }],
+    ['": " in text', { a: 'a: b' }],
+    ['a leading dash', { a: '-x' }],
+    ['a line break', { a: 'line\nbreak' }],
+    ['a list in a list', { a: [[1]] }],
+    ['an exponent', { a: 1e21 }],
+    ['undefined', { a: undefined }],
+    ['a Date', { a: new Date(0) }],
+    ['a key that needs quotes', { 'a: b': 1 }],
+    ['a document-end marker as a key', { '...': 1 }],
+    ['a key of 1,025 characters (the package writes `? key`)', { ['k'.repeat(1025)]: 1 }],
+    ['one map under two keys (the package writes an anchor and an alias)', { a: shared, b: shared }],
+    ['a cycle', cyclic],
+  ])('%s is handed back to the package', (_, value) => {
     expect(plainYaml(value)).toBeUndefined();
   });
 
-  it('writes the whole default config itself (config show does not load the package)', () => {
+  it("writes the whole default config itself (config show does not run the package's stringify)", () => {
     const { config } = validateConfig({
       model: { provider: 'openrouter', default: 'anthropic/claude-sonnet-4' },
       fallback_providers: [{ provider: 'anthropic', model: 'claude-sonnet-4-6' }],

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
 import { resolveHomePaths } from '../config/home.js';
-import { createLogger, logFilePath, logWritten } from './logger.js';
+import { createLogger, logFilePath } from './logger.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -58,28 +56,5 @@ describe('createLogger', () => {
     expect(await lines(logFilePath(paths, 'gateway'))).toEqual([
       expect.objectContaining({ level: 'info', log: 'gateway', msg: 'listening' }),
     ]);
-  });
-});
-
-describe('logWritten', () => {
-  it('resolves only when a line that waited behind a write in progress is in the file', async () => {
-    const paths = resolveHomePaths({ IRIS_HOME: join(dir, 'home') });
-    const log = createLogger(paths, 'gateway', { sync: false });
-    const file = logFilePath(paths, 'gateway');
-    await logWritten(log); // the file is open
-    log.info('first'); // its write is under way
-    log.info({ id: 7 }, 'webhook answer'); // waits behind it, in memory
-    // sonic-boom's own flush calls back at once here, with the second line not yet written.
-    const flushed = await new Promise<string>((resolve) => log.flush(() => resolve(readFileSync(file, 'utf8'))));
-    expect(flushed).not.toContain('webhook answer');
-    await logWritten(log);
-    // Read synchronously: nothing else has run since logWritten resolved.
-    const written = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { msg: string });
-    expect(written.map((line) => line.msg)).toEqual(['first', 'webhook answer']);
-    await logWritten(log); // nothing pending: resolves at once
-  });
-
-  it('is refused for a logger that does not write through its own file', () => {
-    expect(() => logWritten(pino({}, { write: () => undefined }))).toThrow('the logger does not write through its own log file (pino.destination)');
   });
 });

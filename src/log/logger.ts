@@ -66,37 +66,3 @@ export function createLogger(paths: HomePaths, name: LogName, options: LoggerOpt
   );
 }
 
-/**
- * The part of pino's file stream (sonic-boom) that `logWritten` reads. `_len` counts the bytes it
- * has taken and not yet written; it emits `drain` when that reaches 0. Its own `flush(cb)` cannot
- * say when a line is out: with `minLength` 0 (pino's default) it calls back at once, while the line
- * may still wait behind a write in progress.
- */
-type FileStream = {
-  readonly _len?: unknown;
-  once(event: 'drain' | 'error', listener: (err?: Error) => void): unknown;
-  off(event: 'drain' | 'error', listener: (err?: Error) => void): unknown;
-};
-
-/**
- * Resolves once every line logged so far is in the log file: handed to the kernel, so a kill -9
- * cannot lose it (not fsync'd: a power cut can). Rejects when the file cannot be written.
- */
-export function logWritten(log: Logger): Promise<void> {
-  const stream = (log as unknown as Record<symbol, FileStream | undefined>)[pino.symbols.streamSym];
-  const pending = stream?._len;
-  if (typeof pending !== 'number') throw new Error('the logger does not write through its own log file (pino.destination)');
-  if (pending === 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const drained = () => {
-      stream!.off('error', failed);
-      resolve();
-    };
-    const failed = (err?: Error) => {
-      stream!.off('drain', drained);
-      reject(err ?? new Error('the log file could not be written'));
-    };
-    stream!.once('drain', drained);
-    stream!.once('error', failed);
-  });
-}
