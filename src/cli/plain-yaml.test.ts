@@ -2,20 +2,10 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/validate.js';
 import { plainYaml } from './plain-yaml.js';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 const packageYaml = (value: unknown) => stringify(value, { lineWidth: 0 });
 
-/** A small seeded generator (mulberry32), so a failure names a case that can be run again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Words and characters that decide between plain and quoted text in YAML.
 const WORDS = ['true', 'False', 'NULL', 'null', '~', 'yes', 'off', '1e3', '0x1f', '0o17', '.inf', '.nan', '-1', '+2', '3.5', 'gpt-4.1', 'https://x.io/a', 'a: b', 'a #b', 'a#b', 'x:', '', '0.0.0.0', '1.2.3', '.5', '1.', '1e', '1_000', '0b1', '0755', '0X1F', '+.INF', '.NaN', 'v1', '2026-11-28'];
@@ -46,7 +36,7 @@ function randomValue(next: () => number, depth: number): unknown {
 
 describe('plainYaml', () => {
   it('writes what the yaml package writes, for every value it does not hand back', () => {
-    const next = random(20261128);
+    const next = seededRandom(20261128);
     const values = Array.from({ length: 6_000 }, (_, n) => {
       if (n % 10 === 0) return randomValue(next, 4); // a list, a scalar or a map at the top
       const map: Record<string, unknown> = {};

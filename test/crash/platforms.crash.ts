@@ -26,6 +26,7 @@ import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { startGatewayProcess, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 import { inboundRows, outboxRows, spareLastAttempt, writePlatformConfig } from '../helpers/platforms.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const TRIALS = Number(process.env.IRIS_CRASH_TRIALS ?? 20);
 const EXACTLY_ONCE = process.env.IRIS_CRASH_EXACTLY_ONCE === '1';
@@ -46,17 +47,6 @@ const RECORD_WINDOW_MS = 250;
 /** The echo's prefix: a reply of its own length, so a long message makes a two-part answer. */
 const PREFIX = `Re:\n\n${Array.from({ length: 8 }, (_, i) => `Paragraph ${i} of the answer, the same for every message and long enough to fill the first part.`.padEnd(240, ' filler')).join('\n\n')}\n\n`;
 
-/** A small seeded generator (mulberry32): the trials' shape is reproducible from the seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let upstream: FakeUpstream;
 let telegram: FakeTelegram;
@@ -91,7 +81,7 @@ type Expected = { token: string; chatId: string; parts: string[]; kind: 'answer'
 const wireParts = (text: string) => splitMessage(text, LIMIT).map((part) => markdownToTelegramHtml(part));
 
 it(`${TRIALS} kill -9 trials with Telegram: every message answered and every queued message sent, none lost, none twice outside the at-least-once window`, async () => {
-  const rand = random(SEED);
+  const rand = seededRandom(SEED);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const expected: Expected[] = [];
   let counter = 0;

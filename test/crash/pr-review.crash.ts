@@ -19,6 +19,7 @@ import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 import { configurePr, issueComment, makePrHome, postGithub, prComments, pullRequest, REPO, startPrGateway, type PrHome } from '../helpers/pr-review.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const TRIALS = Number(process.env.IRIS_CRASH_TRIALS ?? 20);
 const EVENTS_PER_TRIAL = 4;
@@ -34,17 +35,6 @@ deliver: forge_comment
 deliver_extra:
   mode: update`;
 
-/** mulberry32: the same seed makes the same events and kill times (printed, to replay a failure). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** PR n's k-th commit; each PR's commits form one line of history (the fake gh's compare reads it). */
 const head = (n: number, k: number) => `${String(n).padStart(2, '0')}c${String(k).padStart(5, '0')}`.padEnd(40, 'e');
@@ -93,7 +83,7 @@ async function logLines(msg: string): Promise<Started[]> {
 }
 
 it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply per /ask, runs in order, nothing lost`, async () => {
-  const random = prng(SEED);
+  const random = seededRandom(SEED);
   const started = Date.now();
   const sent = new Map<string, Sent>();
   const accepted = new Set<string>();
