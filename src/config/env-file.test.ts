@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveEnv, parseEnvText, setEnvText } from './env-file.js';
+import { effectiveEnv, parseEnvText, setEnvText, unsetEnvText } from './env-file.js';
 
 const parsed = (text: string) => Object.fromEntries(parseEnvText(text));
 
@@ -143,5 +143,14 @@ describe('effectiveEnv', () => {
 
   it('returns a frozen object', () => {
     expect(Object.isFrozen(effectiveEnv(new Map([['A', '1']]), {}))).toBe(true);
+  });
+});
+
+describe('unsetEnvText', () => {
+  it('drops every assignment of the key and keeps comments and the rest', () => {
+    expect(unsetEnvText('# top\nA=1\nB=2\nexport A="x"\n# A=commented\n', 'A')).toBe('# top\nB=2\n# A=commented\n');
+    expect(unsetEnvText('A=1\n', 'A')).toBe('');
+    expect(unsetEnvText('', 'A')).toBe('');
+    expect(unsetEnvText('B=2\n', 'A')).toBe('B=2\n');
   });
 });

@@ -87,11 +87,33 @@ export function effectiveEnv(fileValues: ReadonlyMap<string, string>, processEnv
   return Object.freeze(merged);
 }
 
-export async function setEnvValue(
-  paths: HomePaths,
-  key: string,
-  value: string,
-): Promise<Result<object>> {
+/** The text without any assignment of `key` (comments kept). */
+export function unsetEnvText(text: string, key: string): string {
+  const lines = text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const kept = lines.filter((line) => {
+    const match = LINE.exec(line);
+    return !(match && match[1] === key && !/^\s*#/.test(line));
+  });
+  return kept.length === 0 ? '' : `${kept.join('\n')}\n`;
+}
+
+export function setEnvValue(paths: HomePaths, key: string, value: string): Promise<Result<object>> {
+  return editEnvFile(paths, (text) => setEnvText(text, key, value));
+}
+
+/** Removes `key` from .env; true in `removed` when it was there. */
+export async function unsetEnvValue(paths: HomePaths, key: string): Promise<Result<{ removed: boolean }>> {
+  let removed = false;
+  const result = await editEnvFile(paths, (text) => {
+    const next = unsetEnvText(text, key);
+    removed = next !== text;
+    return next;
+  });
+  return result.ok ? { ok: true, removed } : result;
+}
+
+/** Reads, edits and atomically rewrites .env (mode 0600) under its lock. */
+async function editEnvFile(paths: HomePaths, edit: (text: string) => string): Promise<Result<object>> {
   try {
     const outcome = await withFileLock(`${paths.envPath}.lock`, async () => {
       let text = '';
@@ -100,7 +122,8 @@ export async function setEnvValue(
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      await writeFileAtomic(paths.envPath, setEnvText(text, key, value), 0o600);
+      const next = edit(text);
+      if (next !== text) await writeFileAtomic(paths.envPath, next, 0o600);
     });
     if (outcome.ok) return { ok: true };
     return fail('lock_timeout', `.env is locked by another process; if none is running, remove ${paths.envPath}.lock`);

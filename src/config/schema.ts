@@ -2,6 +2,7 @@
 // because the full zod build costs ~35 ms of start-up, and every command reads the config.
 import * as z from 'zod/mini';
 import { AUX_TASKS, type AuxTaskSpec } from '../domain/slots.js';
+import { NAME_PATTERN, NAME_RULE, NAME_WORDS } from '../security/names.js';
 import { describePattern } from './schema-walk.js';
 
 export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;
@@ -78,9 +79,10 @@ const auxiliary = z.prefault(
 
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-// Route names end up in URLs (/webhooks/<name>) and session sources: lowercase only, so two
-// spellings can never name one route.
-export const ROUTE_NAME_PATTERN = describePattern(/^[a-z0-9_-]{1,64}$/, 'lowercase letters, digits, _ and - (at most 64)');
+// Route names end up in URLs (/webhooks/<name>) and session sources, so they keep the one name
+// rule (src/security/names.ts): lowercase only, so two spellings can never name one route.
+const ROUTE_NAME_WORDS = `route names matching ${NAME_RULE} (${NAME_WORDS}), without ".."`;
+describePattern(NAME_PATTERN, ROUTE_NAME_WORDS);
 
 export const ROUTE_SESSIONS = ['per_event', 'per_pr'] as const;
 
@@ -127,7 +129,7 @@ const webhookPlatform = z.prefault(
         /** Serve GET /metrics (Prometheus) on this listener; IRIS_METRICS_TOKEN, when set, guards it. */
         metrics: z._default(z.boolean(), false),
         routes: z._default(
-          z.record(z.string().check(z.regex(ROUTE_NAME_PATTERN)), webhookRouteSchema),
+          z.record(z.string().check(z.regex(NAME_PATTERN)), webhookRouteSchema),
           emptyMap,
         ),
       }),
@@ -154,6 +156,8 @@ function chatPlatform<T extends Record<string, z.ZodMiniType>>(fields: T) {
         z.looseObject({
           /** Who may talk to the agent (platform user ids); everyone else gets a pairing code in a DM. */
           allowed_users: z._default(z.array(platformId), () => []),
+          /** Users (platform user ids) who may also run /sethome, /model --global and /approve; they may talk to the agent too. */
+          owners: z._default(z.array(platformId), () => []),
           /** Anyone may talk to the agent (logged as a warning at start). */
           allow_all_users: z._default(z.boolean(), false),
           /** Where deliveries without a chat_id go; /sethome writes it. */
@@ -284,6 +288,24 @@ export const configSchema = z.looseObject({
     z.looseObject({ web: z.prefault(z.looseObject({ allow_private: z._default(z.boolean(), false) }), {}) }),
     {},
   ),
+  /**
+   * The dashboard on a non-loopback address (docs/security.md): `trusted_proxy` lets a reverse
+   * proxy that signs people in name the user in `header`, believed only from the `from` addresses
+   * (IPs or CIDR ranges); `public_hosts` are the Host names it answers besides the loopback ones
+   * and the machine's own name and addresses (against DNS rebinding).
+   */
+  dashboard: z.prefault(
+    z.looseObject({
+      trusted_proxy: z.optional(
+        z.looseObject({
+          header: z._default(nonEmpty(), 'X-Forwarded-User'),
+          from: z._default(z.array(nonEmpty()), () => []),
+        }),
+      ),
+      public_hosts: z._default(z.array(nonEmpty()), () => []),
+    }),
+    {},
+  ),
   /** Skills hubs (docs/skills.md): URLs or paths of JSON indexes that `iris skills search` reads. */
   skills: z.prefault(z.looseObject({ hubs: z._default(z.array(nonEmpty()), () => []) }), {}),
   /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
@@ -325,7 +347,7 @@ export const ALLOWED_TEXT: ReadonlyArray<{ path: string; kind: 'key' | 'value'; 
   {
     path: 'platforms.webhook.extra.routes.*',
     kind: 'key',
-    text: 'route names made of lowercase letters, digits, _ and - (at most 64)',
+    text: ROUTE_NAME_WORDS,
   },
   { path: 'mcp_servers.*', kind: 'key', text: 'server names made of letters, digits, _ and - (at most 64)' },
 ];

@@ -46,17 +46,24 @@ describe('guards', () => {
     expect(hasSessionToken({}, 'abc')).toBe(false);
   });
 
-  it('answers only its own Host on loopback, any Host when remote was allowed', () => {
-    expect(hostAllowed('127.0.0.1:9119', '127.0.0.1', 9119, false)).toBe(true);
-    expect(hostAllowed('localhost:9119', '127.0.0.1', 9119, false)).toBe(true);
-    expect(hostAllowed('LOCALHOST:9119', '127.0.0.1', 9119, false)).toBe(true);
-    expect(hostAllowed('localhost:9120', '127.0.0.1', 9119, false)).toBe(false);
-    expect(hostAllowed('evil.example:9119', '127.0.0.1', 9119, false)).toBe(false);
-    expect(hostAllowed(undefined, '127.0.0.1', 9119, false)).toBe(false);
-    expect(hostAllowed('[::1]:9119', '::1', 9119, false)).toBe(true);
-    expect(hostAllowed('my-server.lan:9119', '0.0.0.0', 9119, true)).toBe(true);
-    // --allow-remote on a loopback bind changes nothing.
-    expect(hostAllowed('evil.example:9119', '127.0.0.1', 9119, true)).toBe(false);
+  it('answers only its own Host on loopback, and the public hosts on a remote address', () => {
+    expect(hostAllowed('127.0.0.1:9119', '127.0.0.1', 9119)).toBe(true);
+    expect(hostAllowed('localhost:9119', '127.0.0.1', 9119)).toBe(true);
+    expect(hostAllowed('LOCALHOST:9119', '127.0.0.1', 9119)).toBe(true);
+    expect(hostAllowed('localhost:9120', '127.0.0.1', 9119)).toBe(false);
+    expect(hostAllowed('evil.example:9119', '127.0.0.1', 9119)).toBe(false);
+    expect(hostAllowed(undefined, '127.0.0.1', 9119)).toBe(false);
+    expect(hostAllowed('[::1]:9119', '::1', 9119)).toBe(true);
+    expect(hostAllowed('127.0.0.1:9119', '0.0.0.0', 9119, ['my-server.lan'])).toBe(true);
+    expect(hostAllowed('my-server.lan:9119', '0.0.0.0', 9119, ['my-server.lan'])).toBe(true);
+    expect(hostAllowed('MY-SERVER.lan', '0.0.0.0', 9119, ['my-server.lan'])).toBe(true);
+    expect(hostAllowed('iris.example.com', '0.0.0.0', 9119, ['iris.example.com:443'])).toBe(false);
+    expect(hostAllowed('iris.example.com:443', '0.0.0.0', 9119, ['iris.example.com:443'])).toBe(true);
+    expect(hostAllowed('[fd00::5]:9119', '::', 9119, ['fd00::5'])).toBe(true);
+    expect(hostAllowed('[fd00::5]:9119', '::', 9119, ['[fd00::5]:9119'])).toBe(true);
+    expect(hostAllowed('evil.example:9119', '0.0.0.0', 9119, ['my-server.lan'])).toBe(false);
+    expect(hostAllowed('my-server.lan.evil.example:9119', '0.0.0.0', 9119, ['my-server.lan'])).toBe(false);
+    expect(hostAllowed('0.0.0.0:9119', '0.0.0.0', 9119, [])).toBe(true);
   });
 });
 

@@ -1,5 +1,7 @@
 // The dashboard's HTTP handler: the built UI and the REST API on one port. Every request passes
-// the Host check; every /api request needs the session token. Config and .env are read afresh per
+// the Host check; every /api request needs the session token, and, when the dashboard signs people
+// in (a password or a trusted proxy: DECISIONS § Dashboard sign-in and roles), a signed-in
+// session first. Every write is a line in logs/audit.log. Config and .env are read afresh per
 // request (a key added with `iris config set` shows up without a restart); writes go through the
 // assignment library that `iris model` uses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +19,11 @@ import { openStoreAt, storeTarget } from '../store/open-store.js';
 import { usageTotalsJson } from '../store/usage-json.js';
 import type { Store } from '../store/types.js';
 import { hasSessionToken, hostAllowed } from './guard.js';
+import type { AuditLog } from '../security/audit-log.js';
+import { createLoginLimiter } from './auth/login-limiter.js';
+import { createSessionStore, type SessionStore } from './auth/sessions.js';
+import { clientAddress, identify, type Identity, type SignInMode } from './auth/sign-in.js';
+import { createSignInRoutes, facts } from './auth/sign-in-routes.js';
 import { customEndpointModels } from './custom-models.js';
 import { auxiliaryAssignments, modelOptions } from './read-models.js';
 import { parseSetRequest } from './set-request.js';
@@ -32,7 +39,12 @@ export type DashboardOptions = {
   readonly boundHost: string;
   /** The port actually bound (known after listen). */
   readonly port: () => number;
-  readonly allowRemote: boolean;
+  /** On a non-loopback address: the Host names answered besides the loopback ones (dashboard.public_hosts). */
+  readonly publicHosts: readonly string[];
+  readonly signIn: SignInMode;
+  readonly audit: AuditLog;
+  /** For tests: the signed-in sessions (default: a new in-memory store). */
+  readonly sessions?: SessionStore;
   readonly uiDir: string;
   /** The profile this dashboard serves and `$IRIS_HOME` (where the other profiles live); default: the home itself. */
   readonly profile?: { readonly name: string; readonly baseDir: string };
@@ -47,6 +59,15 @@ const json: Json = (res, status, body, headers = {}) => sendJson(res, status, bo
 
 export function createDashboardHandler(options: DashboardOptions) {
   let store: Store | undefined;
+  const sessions = options.sessions ?? createSessionStore();
+  const signInRoutes = createSignInRoutes({
+    mode: options.signIn,
+    sessions,
+    limiter: createLoginLimiter(),
+    audit: options.audit,
+    readJson: (req) => readJsonRequest(req),
+    json,
+  });
 
   async function currentEnv(): Promise<Env> {
     const read = await readEnvFile(options.paths);
@@ -113,29 +134,62 @@ export function createDashboardHandler(options: DashboardOptions) {
 
   const profile = options.profile ?? { name: 'default', baseDir: options.paths.dir };
 
-  async function describe(req: IncomingMessage) {
-    const outcome = await describeFromRequest(await readJsonRequest(req), profile.baseDir, options.processEnv);
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
-    return outcome.body;
-  }
-
-  async function setModel(req: IncomingMessage) {
-    const data = await readJsonRequest(req);
-    const checked = parseSetRequest(data);
-    if (!checked.ok) throw new HttpError(checked.status, checked.error);
-    const request = checked.request;
-    if (request.scope === 'main') {
-      const result = await updateConfig<MainChange>(options.paths, (doc) => setMainModel(doc, request.provider, request.model));
-      if (!result.ok) throw configError(result.error);
-      return { ok: true, scope: 'main', provider: result.provider, model: result.model, previous: result.previous, stale_aux: result.staleAux };
+  /** Runs a write and records it in audit.log, done or refused, with what it was about. */
+  async function audited<T>(req: IncomingMessage, identity: Identity, action: string, target: () => string, work: () => Promise<T>): Promise<T> {
+    const entry = { actor: identity.actor, from: clientAddress(options.signIn, facts(req)), action };
+    try {
+      const result = await work();
+      options.audit.write({ ...entry, target: target(), ok: true });
+      return result;
+    } catch (err) {
+      options.audit.write({ ...entry, target: target(), ok: false, reason: err instanceof HttpError ? `${err.status}: ${err.message}` : errorMessage(err) });
+      throw err;
     }
-    const result = await updateConfig<AuxChange>(options.paths, (doc) => setAuxModel(doc, request.target, request.provider, request.model));
-    if (!result.ok) throw configError(result.error);
-    if (result.reset) return { ok: true, scope: 'auxiliary', reset: true };
-    return { ok: true, scope: 'auxiliary', tasks: result.tasks, provider: result.provider, model: result.model };
   }
 
-  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function describe(req: IncomingMessage, identity: Identity) {
+    let target = '';
+    return audited(req, identity, 'profile.describe', () => target, async () => {
+      const data = await readJsonRequest(req);
+      target = typeof (data as { profile?: unknown } | null)?.profile === 'string' ? (data as { profile: string }).profile : '';
+      const outcome = await describeFromRequest(data, profile.baseDir, options.processEnv);
+      if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+      return outcome.body;
+    });
+  }
+
+  async function setModel(req: IncomingMessage, identity: Identity) {
+    let target = '';
+    return audited(req, identity, 'model.set', () => target, async () => {
+      const data = await readJsonRequest(req);
+      const checked = parseSetRequest(data);
+      if (!checked.ok) throw new HttpError(checked.status, checked.error);
+      const request = checked.request;
+      if (request.scope === 'main') {
+        target = `main ${request.provider}/${request.model}`;
+        const result = await updateConfig<MainChange>(options.paths, (doc) => setMainModel(doc, request.provider, request.model));
+        if (!result.ok) throw configError(result.error);
+        return { ok: true, scope: 'main', provider: result.provider, model: result.model, previous: result.previous, stale_aux: result.staleAux };
+      }
+      target = `auxiliary ${typeof (data as { task?: unknown }).task === 'string' ? (data as { task: string }).task || '(all)' : ''} ${request.provider}/${request.model}`.trim();
+      const result = await updateConfig<AuxChange>(options.paths, (doc) => setAuxModel(doc, request.target, request.provider, request.model));
+      if (!result.ok) throw configError(result.error);
+      if (result.reset) return { ok: true, scope: 'auxiliary', reset: true };
+      return { ok: true, scope: 'auxiliary', tasks: result.tasks, provider: result.provider, model: result.model };
+    });
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL, identity: Identity | undefined): Promise<void> {
+    if (url.pathname === '/api/login') {
+      if (req.method !== 'POST') return json(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
+      return signInRoutes.login(req, res);
+    }
+    if (url.pathname === '/api/logout') {
+      if (req.method !== 'POST') return json(res, 405, { error: 'Method not allowed' }, { allow: 'POST' });
+      return signInRoutes.logout(req, res, identity);
+    }
+    // Before sign-in nothing else answers, whatever token is sent (it may have leaked).
+    if (!identity) return json(res, 401, { error: 'Sign in first' });
     if (!hasSessionToken(req.headers, options.token)) return json(res, 401, { error: 'Unauthorized' });
     const routes: Record<string, { method: string; run: () => Promise<unknown> }> = {
       '/api/model/options': {
@@ -147,10 +201,10 @@ export function createDashboardHandler(options: DashboardOptions) {
         },
       },
       '/api/model/auxiliary': { method: 'GET', run: async () => auxiliaryAssignments(await currentConfig()) },
-      '/api/model/set': { method: 'POST', run: () => setModel(req) },
+      '/api/model/set': { method: 'POST', run: () => setModel(req, identity) },
       '/api/usage': { method: 'GET', run: () => usage(url) },
       '/api/profiles': { method: 'GET', run: () => profilesJson(profile.baseDir, profile.name) },
-      '/api/profile/describe': { method: 'POST', run: () => describe(req) },
+      '/api/profile/describe': { method: 'POST', run: () => describe(req, identity) },
     };
     const route = routes[url.pathname];
     if (!route) return json(res, 404, { error: 'Not found' });
@@ -158,8 +212,9 @@ export function createDashboardHandler(options: DashboardOptions) {
     json(res, 200, await route.run());
   }
 
-  async function page(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function page(req: IncomingMessage, res: ServerResponse, url: URL, identity: Identity | undefined): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'Method not allowed' }, { allow: 'GET, HEAD' });
+    if (url.pathname === '/login') return signInRoutes.page(req, res, identity);
     const safety = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
     const send = (status: number, type: string, body: Buffer, headers: Record<string, string>) => {
       res.writeHead(status, { 'content-type': type, 'content-length': body.length, ...safety, ...headers });
@@ -170,10 +225,16 @@ export function createDashboardHandler(options: DashboardOptions) {
       if (file.status === 404) return json(res, 404, { error: 'Not found' });
       return send(200, file.type, file.body, { 'cache-control': 'public, max-age=3600' });
     }
+    // Before sign-in the page (the only thing that carries the token) is not served.
+    if (!identity) {
+      res.writeHead(302, { location: '/login', 'cache-control': 'no-store', ...safety });
+      res.end();
+      return;
+    }
     // Without a built UI the page still carries the token (the API stays usable) and says why.
     const file = await readStatic(options.uiDir, '/index.html');
     const html = file.status === 200 ? file.body.toString('utf8') : unbuiltPage(options.uiDir);
-    send(file.status === 200 ? 200 : 503, 'text/html; charset=utf-8', Buffer.from(injectToken(html, options.token, options.nonce)), {
+    send(file.status === 200 ? 200 : 503, 'text/html; charset=utf-8', Buffer.from(injectToken(html, options.token, options.nonce, identity.via !== 'local')), {
       'content-security-policy': contentSecurityPolicy(options.nonce),
       'cache-control': 'no-store',
       'x-frame-options': 'DENY',
@@ -181,7 +242,7 @@ export function createDashboardHandler(options: DashboardOptions) {
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!hostAllowed(req.headers.host, options.boundHost, options.port(), options.allowRemote)) {
+    if (!hostAllowed(req.headers.host, options.boundHost, options.port(), options.publicHosts)) {
       return json(res, 400, { error: 'Invalid Host header' });
     }
     let url: URL;
@@ -190,7 +251,8 @@ export function createDashboardHandler(options: DashboardOptions) {
     } catch {
       return json(res, 400, { error: 'Bad request' });
     }
-    const work = url.pathname === '/api' || url.pathname.startsWith('/api/') ? api(req, res, url) : page(req, res, url);
+    const identity = identify(options.signIn, facts(req), sessions);
+    const work = url.pathname === '/api' || url.pathname.startsWith('/api/') ? api(req, res, url, identity) : page(req, res, url, identity);
     work.catch((err: unknown) => {
       if (err instanceof HttpError) return json(res, err.status, { error: err.message });
       json(res, 500, { error: errorMessage(err) || 'Internal error' });

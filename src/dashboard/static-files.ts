@@ -42,9 +42,13 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join('; ');
 }
 
-/** The page with the token global added right before </head>. */
-export function injectToken(html: string, token: string, nonce: string): string {
-  const script = `<script nonce="${nonce}">window.__DASHBOARD_AUTH_TOKEN__=${JSON.stringify(token)};</script>`;
+/**
+ * The page with the token global added right before </head>; `signedIn` (a sign-in dashboard)
+ * also tells the page to offer Sign out.
+ */
+export function injectToken(html: string, token: string, nonce: string, signedIn = false): string {
+  const globals = `window.__DASHBOARD_AUTH_TOKEN__=${JSON.stringify(token)};${signedIn ? 'window.__DASHBOARD_SIGNED_IN__=true;' : ''}`;
+  const script = `<script nonce="${nonce}">${globals}</script>`;
   return html.includes('</head>') ? html.replace('</head>', `${script}</head>`) : `${script}${html}`;
 }
 

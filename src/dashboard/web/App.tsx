@@ -17,7 +17,7 @@ type Stale = { readonly main: string; readonly slots: readonly StaleAuxSlot[] };
 /** The picker on screen; `opening` counts the opens, so each open mounts a dialog of its own. */
 type OpenPicker = { readonly target: PickerTarget; readonly opening: number };
 
-export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean }) {
+export function App({ api, hasToken, signedIn = false }: { api: DashboardApi; hasToken: boolean; signedIn?: boolean }) {
   const [data, setData] = useState<Loaded | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [since, setSince] = useState('7d');
@@ -91,6 +91,11 @@ export function App({ api, hasToken }: { api: DashboardApi; hasToken: boolean })
         <span className="topbar-page" aria-current="page">
           Models
         </span>
+        {signedIn ? (
+          <button type="button" className="topbar-signout" onClick={() => void api.signOut().then((result) => (result.ok ? undefined : setStatus(result.error)))}>
+            Sign out
+          </button>
+        ) : null}
       </header>
       <main className="page">
         <div className="page-head">

@@ -72,4 +72,19 @@ describe('the dashboard API client', () => {
     expect(await createApi('t', fakeFetch(200, list)).profiles()).toEqual({ ok: true, value: list });
     expect(await createApi('t', fakeFetch(502, { error: 'blank answer' })).describeProfile('work')).toEqual({ ok: false, error: 'blank answer' });
   });
+
+  it('sends the page to /login when the sign-in has ended, and signs out with the token', async () => {
+    let sentTo = 0;
+    const ended = await createApi('t', fakeFetch(401, { error: 'Sign in first' }), () => sentTo++).options();
+    expect(ended).toEqual({ ok: false, error: 'Your sign-in has ended: sign in again.' });
+    expect(sentTo).toBe(1);
+    const seen: Array<{ url: string; init: RequestInit | undefined }> = [];
+    const fetchFn = ((url: string, init?: RequestInit) => {
+      seen.push({ url, init });
+      return Promise.resolve(new Response(null, { status: 204 }));
+    }) as typeof fetch;
+    expect(await createApi('tok', fetchFn, () => sentTo++).signOut()).toEqual({ ok: true, value: null });
+    expect(seen).toEqual([{ url: '/api/logout', init: { method: 'POST', headers: { [TOKEN_HEADER]: 'tok' } } }]);
+    expect(sentTo).toBe(2);
+  });
 });

@@ -28,7 +28,12 @@ export type DashboardApi = {
   readonly set: (request: SetRequest) => Promise<ApiResult<SetAnswer>>;
   readonly profiles: () => Promise<ApiResult<Profiles>>;
   readonly describeProfile: (profile: string) => Promise<ApiResult<DescribeAnswer>>;
+  /** Ends the signed-in session (a sign-in dashboard); the page then goes to /login. */
+  readonly signOut: () => Promise<ApiResult<null>>;
 };
+
+/** What the server says when a sign-in dashboard's session has ended (12 h idle, a restart, a sign-out elsewhere). */
+export const SIGN_IN_FIRST = 'Sign in first';
 
 export const TOKEN_HEADER = 'X-Service-Session-Token';
 
@@ -66,7 +71,11 @@ export function setBody(request: SetRequest): Record<string, string> {
   return { scope: 'auxiliary', task: auxTargetToWire(request.target), provider: request.provider, model: request.model };
 }
 
-export function createApi(token: string, fetchFn: typeof fetch = (...args) => fetch(...args)): DashboardApi {
+export function createApi(
+  token: string,
+  fetchFn: typeof fetch = (...args) => fetch(...args),
+  toSignIn: () => void = () => window.location.assign('/login'),
+): DashboardApi {
   async function call<T>(path: string, schema: z.ZodMiniType<T>, init: RequestInit = {}): Promise<ApiResult<T>> {
     let response: Response;
     try {
@@ -78,6 +87,10 @@ export function createApi(token: string, fetchFn: typeof fetch = (...args) => fe
       return { ok: false, error: 'Cannot reach the dashboard server. Is `iris dashboard` still running?' };
     }
     const body = await readJson(response);
+    if (response.status === 401 && errorText(body) === SIGN_IN_FIRST) {
+      toSignIn();
+      return { ok: false, error: 'Your sign-in has ended: sign in again.' };
+    }
     if (response.status === 401) return { ok: false, error: UNAUTHORIZED };
     if (!response.ok) return { ok: false, error: errorText(body) ?? `The server answered ${response.status}.` };
     const parsed = schema.safeParse(body);
@@ -104,5 +117,15 @@ export function createApi(token: string, fetchFn: typeof fetch = (...args) => fe
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ profile }),
       }),
+    signOut: async () => {
+      try {
+        const response = await fetchFn('/api/logout', { method: 'POST', headers: { [TOKEN_HEADER]: token } });
+        if (response.status !== 204) return { ok: false, error: `The server answered ${response.status}.` };
+      } catch {
+        return { ok: false, error: 'Cannot reach the dashboard server. Is `iris dashboard` still running?' };
+      }
+      toSignIn();
+      return { ok: true, value: null };
+    },
   };
 }

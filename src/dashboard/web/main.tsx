@@ -13,6 +13,7 @@ import './styles/profiles.css';
 declare global {
   interface Window {
     __DASHBOARD_AUTH_TOKEN__?: string;
+    __DASHBOARD_SIGNED_IN__?: boolean;
   }
 }
 
@@ -21,7 +22,7 @@ if (root) {
   const token = window.__DASHBOARD_AUTH_TOKEN__ ?? '';
   createRoot(root).render(
     <StrictMode>
-      <App api={createApi(token)} hasToken={token !== ''} />
+      <App api={createApi(token)} hasToken={token !== ''} signedIn={window.__DASHBOARD_SIGNED_IN__ === true} />
     </StrictMode>,
   );
 }
