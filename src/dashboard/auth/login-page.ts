@@ -48,7 +48,7 @@ form.addEventListener('submit', async (event) => {
     if (response.status === 204) { location.replace('/'); return; }
     let message = 'The server answered ' + response.status + '.';
     try { const body = await response.json(); if (body && typeof body.error === 'string') message = body.error; } catch {}
-    if (response.status === 429) message += ' Try again in ' + (response.headers.get('Retry-After') || '60') + ' s.';
+    if (response.status === 429) message += (message.endsWith('.') ? '' : '.') + ' Try again in ' + (response.headers.get('Retry-After') || '60') + ' s.';
     error.textContent = message;
     field.select();
   } catch {
