@@ -139,6 +139,13 @@ describe('a non-loopback dashboard', () => {
     dash = await startDashboardProcess(home, {}, ['--host', '0.0.0.0'], { readToken: false });
     await expect.poll(() => dash!.output(), { timeout: 5_000 }).toContain('sign-in: the password; every sign-in and change is written to');
 
+    // iris doctor sees where it listens and how it signs people in.
+    const doctor = await runIris(['doctor', '--offline', '--json'], { home });
+    const checks = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; finding: string }> }).checks;
+    expect(checks.find((check) => check.id === 'dashboard')).toEqual({
+      id: 'dashboard', name: 'dashboard', status: 'ok', finding: `running on 0.0.0.0:${dash.port} (other machines can reach it); sign-in: the password`,
+    });
+
     // Before sign-in: / goes to /login, no page carries the token, the API answers nothing.
     const root = await send('/');
     expect(root.status).toBe(302);
@@ -194,6 +201,9 @@ describe('a non-loopback dashboard', () => {
     const after = await send('/api/model/auxiliary', { headers: { cookie, 'x-service-session-token': token } });
     expect([after.status, after.json]).toEqual([401, { error: 'Sign in first' }]);
     expect((await send('/', { headers: { cookie } })).status).toBe(302);
+
+    expect(await dash.stop()).toBe(0);
+    await expect(readFile(join(home, 'dashboard.address'), 'utf8')).rejects.toThrow('ENOENT');
 
     const rows = await auditRows();
     expect(rows.map((row) => [row.actor, row.from, row.action, row.ok, row.reason ?? ''])).toEqual([

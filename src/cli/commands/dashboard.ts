@@ -12,6 +12,7 @@ import { resolveTrustedProxy, type TrustedProxy } from '../../dashboard/auth/tru
 import { rotationOf } from '../../log/rotation.js';
 import { createAuditLog } from '../../security/audit-log.js';
 import { createDashboardHandler } from '../../dashboard/server.js';
+import { removeDashboardAddress, writeDashboardAddress, type SignInKind } from '../../dashboard/address-file.js';
 import { currentProfile } from '../../profiles/current.js';
 import { builtUiDir } from '../../dashboard/static-files.js';
 import { isLoopbackHost } from '../../webhook/route-checks.js';
@@ -107,6 +108,10 @@ export async function dashboard(options: DashboardCliOptions): Promise<number> {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${boundPort}/`;
   printData(`dashboard: ${url}`);
+  const signInKind: SignInKind = signIn.kind === 'token' ? 'token' : signIn.passwordHash !== undefined && proxy ? 'password+proxy' : proxy ? 'proxy' : 'password';
+  await writeDashboardAddress(paths, { pid: process.pid, host, port: boundPort, sign_in: signInKind }).catch((err: unknown) =>
+    printWarning(`${paths.dir}/dashboard.address cannot be written (iris doctor will not see this dashboard): ${err instanceof Error ? err.message : String(err)}`),
+  );
   if (signIn.kind === 'sign-in') {
     const ways = [signIn.passwordHash !== undefined ? 'the password' : '', proxy ? `the ${proxy.header} header from ${config.dashboard.trusted_proxy?.from.join(', ')}` : ''].filter(Boolean);
     printData(`sign-in: ${ways.join(' or ')}; every sign-in and change is written to ${paths.logsDir}/audit.log`);
@@ -117,7 +122,7 @@ export async function dashboard(options: DashboardCliOptions): Promise<number> {
   return new Promise<number>((resolve) => {
     const stop = () => {
       server.close(() => {
-        void dashboardHandler.close().then(() => resolve(EXIT.ok));
+        void Promise.all([dashboardHandler.close(), removeDashboardAddress(paths).catch(() => {})]).then(() => resolve(EXIT.ok));
       });
       server.closeAllConnections();
     };
