@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { parseJson, type Doc } from '../../test/helpers/documents.js';
 import { buildConfigJsonSchema, toInputJsonSchema } from './json-schema.js';
-import { API_MODES, APPROVAL_MODES, DELIVER_TARGETS, ROUTE_NAME_PATTERN, configSchema } from './schema.js';
+import { NAME_PATTERN } from '../domain/name-rule.js';
+import { API_MODES, APPROVAL_MODES, DELIVER_TARGETS, configSchema } from './schema.js';
 
 // Through JSON, as an editor reads it: this also proves the schema survives serialisation.
 const schema = parseJson(JSON.stringify(buildConfigJsonSchema()));
@@ -87,7 +88,7 @@ describe('buildConfigJsonSchema', () => {
     });
     expect(propertyAt(['platforms', 'webhook', 'extra', 'routes'])?.propertyNames).toEqual({
       type: 'string',
-      pattern: ROUTE_NAME_PATTERN.source,
+      pattern: NAME_PATTERN.source,
     });
     expect(propertyAt(['model'])?.anyOf?.[0]).toEqual({ type: 'string', const: '' });
   });

@@ -2,8 +2,9 @@
 // because the full zod build costs ~35 ms of start-up, and every command reads the config.
 import * as z from 'zod/mini';
 import { AUX_TASKS, type AuxTaskSpec } from '../domain/slots.js';
-import { NAME_PATTERN, NAME_RULE, NAME_WORDS } from '../security/names.js';
+import { NAME_PATTERN, NAME_RULE, NAME_WORDS } from '../domain/name-rule.js';
 import { describePattern } from './schema-walk.js';
+import { ROUTE_SANDBOX_MODES, SANDBOX_MODES } from '../domain/sandbox-modes.js';
 
 export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;
 export const AUTH_MODES = ['api_key', 'identity_token'] as const;
@@ -80,7 +81,7 @@ const auxiliary = z.prefault(
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 // Route names end up in URLs (/webhooks/<name>) and session sources, so they keep the one name
-// rule (src/security/names.ts): lowercase only, so two spellings can never name one route.
+// rule (src/domain/name-rule.ts, checked by src/security/names.ts): lowercase only, so two spellings can never name one route.
 const ROUTE_NAME_WORDS = `route names matching ${NAME_RULE} (${NAME_WORDS}), without ".."`;
 describePattern(NAME_PATTERN, ROUTE_NAME_WORDS);
 
@@ -104,6 +105,12 @@ export const webhookRouteSchema = z.looseObject({
   session: z._default(z.enum(ROUTE_SESSIONS), 'per_event'),
   /** Comments on the PR are read for commands (/review, /ask, @iris …). */
   commands: z._default(z.boolean(), false),
+  /** This route's runs in the sandbox or not, whatever tools.terminal.sandbox says. */
+  sandbox: z.optional(z.enum(ROUTE_SANDBOX_MODES)),
+  /** Share the network inside this route's sandbox (tools.terminal.network otherwise). */
+  sandbox_network: z.optional(z.boolean()),
+  /** Environment variables passed into this route's sandbox by name. */
+  sandbox_env: z.optional(z.array(z.string().check(z.regex(describePattern(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))))),
   /** Pushes to one PR within this many seconds make one review, of the newest head; 0 reviews each push. */
   coalesce_seconds: z._default(z.int().check(z.gte(0), z.lte(3600)), 30),
 });
@@ -285,7 +292,17 @@ export const configSchema = z.looseObject({
   ),
   /** web_extract: `allow_private` lets it read pages on private, loopback and link-local addresses. */
   tools: z.prefault(
-    z.looseObject({ web: z.prefault(z.looseObject({ allow_private: z._default(z.boolean(), false) }), {}) }),
+    z.looseObject({
+      web: z.prefault(z.looseObject({ allow_private: z._default(z.boolean(), false) }), {}),
+      /**
+       * run_command's sandbox (docs/security.md): `auto` runs gateway runs (webhooks, chats) under
+       * bubblewrap and `iris chat` without; `network` shares the network inside the sandbox.
+       */
+      terminal: z.prefault(
+        z.looseObject({ sandbox: z._default(z.enum(SANDBOX_MODES), 'auto'), network: z._default(z.boolean(), false) }),
+        {},
+      ),
+    }),
     {},
   ),
   /**

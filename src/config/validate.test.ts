@@ -156,11 +156,18 @@ describe('validateConfig problems', () => {
       },
     });
     expect(result.problems.map(formatProblem)).toEqual([
-      'platforms.webhook.extra.routes.bad name: is not a valid name (allowed: route names made of lowercase letters, digits, _ and - (at most 64))',
+      'platforms.webhook.extra.routes.bad name: is not a valid name (allowed: route names matching ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64), without "..")',
       'platforms.webhook.extra.routes.pr.deliver: "fax" is not valid (allowed: log, forge_comment, sms, telegram, discord, slack, signal)',
     ]);
     expect(Object.keys(result.config.platforms.webhook.extra.routes)).toEqual(['pr']);
     expect(result.config.platforms.webhook.extra.routes.pr?.deliver).toBe('log');
+  });
+
+  it('drops route names that break the one name rule, the old leading _ and - included', () => {
+    const routes = Object.fromEntries(['..', 'a..b', '.hidden', '_ci', '-x', 'Ci', 'ci.v2', 'ci'].map((name) => [name, { events: ['push'] }]));
+    const result = validateConfig({ platforms: { webhook: { extra: { routes } } } });
+    expect(result.problems.map((p) => p.path)).toEqual(['..', 'a..b', '.hidden', '_ci', '-x', 'Ci'].map((name) => `platforms.webhook.extra.routes.${name}`));
+    expect(Object.keys(result.config.platforms.webhook.extra.routes)).toEqual(['ci.v2', 'ci']);
   });
 
   it('never prints a secret value in a problem', () => {

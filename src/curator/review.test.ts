@@ -88,4 +88,10 @@ describe('archiveSkills', () => {
     expect((await readdir(join(skills, '.archive'))).sort()).toEqual(['old', 'old-2']);
     expect(await readdir(skills)).toEqual(['.archive']);
   });
+
+  it('moves nothing when any name breaks the name rule', async () => {
+    await addSkill('old', 'Old.');
+    await expect(archiveSkills(skills, ['old', '../old'])).rejects.toThrow('skill name "../old" must match');
+    expect(await readdir(skills)).toEqual(['old']);
+  });
 });

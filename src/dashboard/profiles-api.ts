@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import type { Env } from '../config/home.js';
 import { describeProfile, type DescribeFailure } from '../profiles/describe.js';
 import { listProfileNames, storedDescription } from '../profiles/manage.js';
+import { checkName } from '../security/names.js';
 
 export type ProfilesAnswer = { readonly profiles: ReadonlyArray<{ name: string; active: boolean; description: string }> };
 
@@ -15,6 +16,7 @@ export async function profilesJson(baseDir: string, active: string): Promise<Pro
 const DescribeRequestSchema = z.object({ profile: z.string() });
 
 const STATUS_BY_FAILURE: Readonly<Record<DescribeFailure, number>> = {
+  bad_name: 400,
   not_found: 404,
   config: 400,
   model_failed: 502,
@@ -27,6 +29,9 @@ export type ApiOutcome = { readonly ok: true; readonly body: unknown } | { reado
 export async function describeFromRequest(data: unknown, baseDir: string, processEnv: Env): Promise<ApiOutcome> {
   const parsed = DescribeRequestSchema.safeParse(data);
   if (!parsed.success) return { ok: false, status: 422, error: 'send {"profile": "<name>"}' };
+  // Checked here, before the library is asked: a name is a path (DECISIONS: a bad name is a 400).
+  const checked = checkName('profile', parsed.data.profile);
+  if (!checked.ok) return { ok: false, status: 400, error: checked.error };
   const outcome = await describeProfile(baseDir, parsed.data.profile, processEnv);
   if (!outcome.ok) return { ok: false, status: STATUS_BY_FAILURE[outcome.code], error: outcome.message };
   return { ok: true, body: { ok: true, profile: outcome.profile, description: outcome.description } };

@@ -22,10 +22,14 @@ import { takesGithubEvents, takesGitlabEvents } from '../webhook/pr-event.js';
 import { checkGh } from './checks/gh.js';
 import { checkHome, checkPermissions } from './checks/home.js';
 import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js';
-import { checkPlatformAccess, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, readPlatformSetup, type PlatformSetup } from './checks/platforms.js';
+import { checkPlatformAccess, checkPlatformOwners, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, readPlatformSetup, type PlatformSetup } from './checks/platforms.js';
 import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
 import { checkStore, checkStoreSpace } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
+import { checkDashboard } from './checks/dashboard.js';
+import { readDashboardAddress } from '../dashboard/address-file.js';
+import { PASSWORD_HASH_ENV } from '../dashboard/auth/password-hash.js';
+import { isLoopbackHost } from '../webhook/route-checks.js';
 import { readHomeFacts } from './home-facts.js';
 import { probePlatform } from './platform-probes.js';
 import type { LiveProbe } from './live-probes.js';
@@ -69,6 +73,15 @@ async function webhookCheck(config: Readonly<Config>, paths: HomePaths): Promise
   return checkWebhook(gateway, extra.host, extra.port, bind);
 }
 
+async function dashboardCheck(config: Readonly<Config>, env: Env, paths: HomePaths): Promise<CheckResult> {
+  const address = await readDashboardAddress(paths);
+  return checkDashboard({
+    running: address ? { host: address.host, port: address.port, loopback: isLoopbackHost(address.host), signIn: address.sign_in } : undefined,
+    passwordSet: Boolean(env[PASSWORD_HASH_ENV]?.trim()),
+    proxy: config.dashboard.trusted_proxy,
+  });
+}
+
 async function liveProbes(uses: readonly ProviderUse[], env: Env, identityTimeoutMs: number): Promise<LiveProbe[]> {
   const { probeProvider } = await import('./live-probes.js');
   return Promise.all(uses.map((use) => probeProvider(use, env, identityTimeoutMs)));
@@ -89,9 +102,9 @@ function providerChecks(use: ProviderUse, env: Env, probe: LiveProbe | undefined
 /** The enabled platforms' checks, in config order; `probes` holds the live results (none --offline). */
 function platformChecks(setups: readonly PlatformSetup[], probes: ReadonlyMap<PlatformName, PlatformCheck>): CheckResult[] {
   return setups.flatMap((setup) => {
-    const access = checkPlatformAccess(setup);
+    const who = [checkPlatformAccess(setup), checkPlatformOwners(setup)].filter((check) => check !== undefined);
     const probe = probes.get(setup.name);
-    return [checkPlatformSetup(setup), ...(access ? [access] : []), ...(probe ? [checkPlatformProbe(setup.name, probe)] : [])];
+    return [checkPlatformSetup(setup), ...who, ...(probe ? [checkPlatformProbe(setup.name, probe)] : [])];
   });
 }
 
@@ -112,11 +125,12 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     const what = [...probed.map(probeDescription), ...probedPlatforms.map((name) => platformProbeDescription(name, config))];
     if (what.length > 0) options.onProbing?.(what);
   }
-  const [probes, gh, webhook, platformProbes] = await Promise.all([
+  const [probes, gh, webhook, platformProbes, dashboard] = await Promise.all([
     options.offline ? undefined : liveProbes(uses, env, identityTimeout),
     ghRoutes.length > 0 ? readGhFacts(env) : undefined,
     webhookCheck(config, paths),
     probePlatforms(probedPlatforms, config, env),
+    dashboardCheck(config, env, paths),
   ]);
   return [
     checkMainModel(config),
@@ -126,6 +140,7 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     ...(forgeRoutes.gitlab.length > 0 ? [checkGitlab(env, config.gitlab.api_base, forgeRoutes.gitlab)] : []),
     ...(webhook ? [webhook] : []),
     ...platformChecks(platforms, platformProbes),
+    dashboard,
   ];
 }
 

@@ -5,18 +5,21 @@
 // it answered, so a crash re-runs it (it was still running) or sends the stored reply, never both.
 import { loadOAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
-import { loadConfig, updateConfig } from '../config/store.js';
+import { loadConfig } from '../config/store.js';
 import type { Config } from '../config/schema.js';
-import { setScalarIn } from '../config/yaml-document.js';
 import { NoMainModelError, type AgentSession } from '../agent/agent.js';
-import { switchSessionModel } from '../agent/model-switch.js';
+import { applyModelCommand, switchSessionModel } from '../agent/model-switch.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/runtime.js';
 import { errorMessage } from '../domain/error-message.js';
 import { createClaimPump } from '../gateway/claim-pump.js';
+import type { Rotation } from '../log/rotation.js';
 import type { RoutingDeps } from '../routing/call-model.js';
+import { createAuditLog } from '../security/audit-log.js';
 import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js';
 import type { Store } from '../store/types.js';
-import { CHAT_HELP, parseChatCommand, type ChatCommand } from './chat-commands.js';
+import { parseChatCommand, type ChatCommand } from './chat-commands.js';
+import { chatHelp, chatRoleOf, decideCommand, platformOwners, type ChatRole } from './chat-roles.js';
+import { createOwnerCommands } from './owner-commands.js';
 import { replyParts } from './reply-parts.js';
 import { finishedAnswer, withoutUnfinishedTurn } from '../agent/sessions/unfinished-turn.js';
 import type { PlatformAdapter, PlatformLog, PlatformName } from './types.js';
@@ -34,6 +37,8 @@ export type ConversationRunnerDeps = {
   readonly onReplies: () => void;
   /** /sethome made this chat the platform's home channel (config.yaml is written already). */
   readonly onHomeChannel?: (platform: PlatformName, chatId: string) => void;
+  /** logs/audit.log's rotation (config.logging); the default rotation without it. */
+  readonly auditRotation?: Rotation;
 };
 
 /** A message whose run was cut off this many times (crashes) is answered with an apology instead. */
@@ -66,6 +71,7 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
       config,
       store,
       routing: deps.routing,
+      runKind: 'gateway',
       instructions: platformInstructions(platform),
       onApproval: (request, decision) => log.info({ platform, command: request.command, approved: decision.approved, reason: decision.reason }, 'platform run: approval'),
     });
@@ -88,19 +94,33 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     return session;
   }
 
-  async function runCommand(command: ChatCommand, record: InboundRecord, config: Readonly<Config>): Promise<Outcome> {
+  const owner = createOwnerCommands({
+    paths: deps.paths,
+    store,
+    log,
+    audit: createAuditLog(deps.paths, {
+      ...(deps.auditRotation ? { rotation: deps.auditRotation } : {}),
+      onError: (err) => log.error({ err: errorMessage(err) }, 'audit.log could not be written'),
+    }),
+    nowMs: Date.now,
+    switchModel: (record, line, config) =>
+      withRuntime(config, record.platform, async (runtime) => applyModelCommand(runtime.agent, await sessionOf(runtime, record, false), line, config, deps.paths)),
+    ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}),
+  });
+
+  async function runCommand(command: ChatCommand, record: InboundRecord, config: Readonly<Config>, role: ChatRole): Promise<Outcome> {
+    const decision = decideCommand(role, command);
+    if (decision.kind === 'refuse') return owner.refuse(decision.ownerAction, decision.reply, command, record);
+    if (decision.ownerAction) return owner.run(decision.ownerAction, command, record, config);
     switch (command.kind) {
       case 'help':
-        return { kind: 'answered', text: CHAT_HELP };
+        return { kind: 'answered', text: chatHelp(role) };
       case 'unknown':
-        return { kind: 'answered', text: `Unknown command /${command.name}.\n${CHAT_HELP}` };
-      case 'sethome': {
-        const written = await updateConfig(deps.paths, (doc) => setScalarIn(doc, ['platforms', record.platform, 'extra', 'home_channel'], record.chatId));
-        if (!written.ok) return { kind: 'failed', text: `The home channel was not changed: ${written.error.message}`, error: written.error.message };
-        log.info({ platform: record.platform, chat_id: record.chatId, user_id: record.userId }, 'home channel set by /sethome');
-        deps.onHomeChannel?.(record.platform, record.chatId);
-        return { kind: 'answered', text: `This chat is now the home channel for ${record.platform}: deliveries without a chat come here.` };
-      }
+        return { kind: 'answered', text: `Unknown command /${command.name}.\n${chatHelp(role)}` };
+      case 'sethome':
+      case 'approve':
+        // decideCommand makes both owner actions, so they were run above; this keeps the switch whole.
+        return owner.run(command.kind, command, record, config);
       case 'new':
         return withRuntime(config, record.platform, async (runtime) => {
           const session = await sessionOf(runtime, record, true);
@@ -157,8 +177,10 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     const loaded = await loadConfig(deps.paths);
     if (!loaded.ok) return { kind: 'failed', text: 'Sorry, the agent cannot answer now: its configuration does not load.', error: loaded.error.message };
     const command = parseChatCommand(record.text);
+    // Owners are read at each message: an edit to config.yaml counts from the next one.
+    const role = chatRoleOf(platformOwners(loaded.config, record.platform), record.userId);
     try {
-      return command ? await runCommand(command, record, loaded.config) : await runTurn(record, loaded.config, signal);
+      return command ? await runCommand(command, record, loaded.config, role) : await runTurn(record, loaded.config, signal);
     } catch (err) {
       if (err instanceof NoMainModelError) return { kind: 'failed', text: 'Sorry, the agent cannot answer: no main model is configured.', error: err.message };
       throw err;

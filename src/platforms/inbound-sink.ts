@@ -11,6 +11,7 @@ import type { InboundMessage, InboundSink, PlatformAdapter, PlatformLog, Platfor
 
 export type PlatformAccessSettings = {
   readonly allowed_users: readonly string[];
+  readonly owners: readonly string[];
   readonly allow_all_users: boolean;
   readonly group_sessions_per_user: boolean;
 };
@@ -33,7 +34,7 @@ export function createInboundSink(deps: InboundSinkDeps): InboundSink {
     const settings = deps.settings(message.platform);
     const key = sessionKey(message, settings.group_sessions_per_user);
     const approved = await deps.store.platforms.isApproved(message.platform, message.userId);
-    const decision = decideAccess({ allowedUsers: settings.allowed_users, allowAll: settings.allow_all_users }, message, approved);
+    const decision = decideAccess({ allowedUsers: settings.allowed_users, owners: settings.owners, allowAll: settings.allow_all_users }, message, approved);
     const context = { platform: message.platform, chat_id: message.chatId, user_id: message.userId, message_id: message.messageId };
     const recorded = await deps.store.platforms.recordInbound(message, key, decision === 'allow' ? 'queued' : 'ignored');
     if (!recorded.stored) {

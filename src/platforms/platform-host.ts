@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { errorMessage } from '../domain/error-message.js';
+import { rotationOf } from '../log/rotation.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import { configId } from './config-id.js';
@@ -56,13 +57,14 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   const works = deps.parts?.works ?? true;
   const drain = works ? createOutboxDrain({ store, adapters, log, nowMs, isAlive: processIsAlive, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) }) : undefined;
   const runner = works
-    ? createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain?.wake(), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) })
+    ? createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain?.wake(), auditRotation: rotationOf(deps.config.logging), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) })
     : undefined;
   const settings = (platform: PlatformName): PlatformAccessSettings => {
-    type Section = { extra: { allowed_users: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };
+    type Section = { extra: { allowed_users: ReadonlyArray<string | number>; owners?: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };
     const extra = (deps.config.platforms as Record<string, Section | undefined>)[platform]?.extra;
     // YAML may give a bare number; ids are compared as the platform's strings (config-id.ts).
-    return { allowed_users: (extra?.allowed_users ?? []).map((id) => configId(platform, id)), allow_all_users: extra?.allow_all_users ?? false, group_sessions_per_user: extra?.group_sessions_per_user ?? true };
+    const ids = (list: ReadonlyArray<string | number> | undefined) => (list ?? []).map((id) => configId(platform, id));
+    return { allowed_users: ids(extra?.allowed_users), owners: ids(extra?.owners), allow_all_users: extra?.allow_all_users ?? false, group_sessions_per_user: extra?.group_sessions_per_user ?? true };
   };
   // In a listener alone, what is stored here is answered and sent by a worker: woken by the
   // store (PostgreSQL's NOTIFY) or its poll.

@@ -33,7 +33,10 @@ describe('selectProfile', () => {
       baseDir: base,
       message: 'no profile "gone" (from IRIS_PROFILE); create it with: iris profile create gone',
     });
-    expect(selectProfile('../x', { IRIS_HOME: base })).toMatchObject({ ok: false, message: 'profile name "../x" may hold only lowercase letters, digits, - and _ (from --profile)' });
+    expect(selectProfile('../x', { IRIS_HOME: base })).toMatchObject({
+      ok: false,
+      message: 'profile name "../x" must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".." (from --profile)',
+    });
   });
 
   it('applying points IRIS_HOME at the profile and drops IRIS_PROFILE', () => {

@@ -4,7 +4,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveHomePaths, type Env } from '../config/home.js';
-import { activeProfilePath, chooseProfile, DEFAULT_PROFILE, profileHomeDir, profileNameProblem, type ProfileSource } from './names.js';
+import { checkName } from '../security/names.js';
+import { activeProfilePath, chooseProfile, DEFAULT_PROFILE, profileHomeDir, type ProfileSource } from './names.js';
 
 export type CurrentProfile = {
   readonly name: string;
@@ -37,9 +38,9 @@ export function isDirectory(path: string): boolean {
 export function selectProfile(flag: string | undefined, env: Env): ProfileSelection {
   const baseDir = resolveHomePaths(env).dir;
   const choice = chooseProfile({ flag, env: env.IRIS_PROFILE, stored: readStoredProfile(baseDir) });
-  const problem = profileNameProblem(choice.name);
+  const checked = checkName('profile', choice.name);
   const from = { flag: '--profile', env: 'IRIS_PROFILE', stored: `${activeProfilePath(baseDir)} (set by iris profile use)`, default: '' }[choice.source];
-  if (problem) return { ok: false, message: `${problem} (from ${from})`, source: choice.source, baseDir };
+  if (!checked.ok) return { ok: false, message: `${checked.error} (from ${from})`, source: choice.source, baseDir };
   const homeDir = profileHomeDir(baseDir, choice.name);
   if (choice.name !== DEFAULT_PROFILE && !isDirectory(homeDir)) {
     const fix = choice.source === 'stored' ? `create it with: iris profile create ${choice.name}, or go back with: iris profile use default` : `create it with: iris profile create ${choice.name}`;

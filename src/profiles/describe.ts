@@ -15,13 +15,14 @@ import { isDirectory } from './current.js';
 import { buildDescribePrompt, DESCRIBE_FIX, DESCRIBE_SYSTEM, parseDescription } from './describe-prompt.js';
 import { profileExists } from './manage.js';
 import { profileHomeDir } from './names.js';
+import { checkName } from '../security/names.js';
 import { stat } from 'node:fs/promises';
 
 /** How many recent session titles the slot sees. */
 const RECENT_TITLES = 20;
 const MAX_OUTPUT_TOKENS = 400;
 
-export type DescribeFailure = 'not_found' | 'config' | 'model_failed' | 'malformed' | 'io_error';
+export type DescribeFailure = 'bad_name' | 'not_found' | 'config' | 'model_failed' | 'malformed' | 'io_error';
 
 export type DescribeOutcome =
   | { readonly ok: true; readonly profile: string; readonly description: string; readonly provider: string; readonly model: string }
@@ -42,6 +43,10 @@ async function recentTitles(target: StoreTarget): Promise<string[]> {
 }
 
 export async function describeProfile(baseDir: string, name: string, processEnv: Env): Promise<DescribeOutcome> {
+  // Before any path: this reads a home's .env and config.yaml, calls a model with its keys and
+  // writes to it, so a name from a request (the dashboard) must not point at another folder.
+  const checked = checkName('profile', name);
+  if (!checked.ok) return { ok: false, code: 'bad_name', message: checked.error };
   if (!profileExists(baseDir, name) || !isDirectory(profileHomeDir(baseDir, name))) {
     return { ok: false, code: 'not_found', message: `no profile "${name}"; see iris profile list` };
   }

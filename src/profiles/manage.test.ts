@@ -1,9 +1,9 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createProfile, deleteProfile, listProfileNames, storedDefault, useProfile } from './manage.js';
+import { createProfile, deleteProfile, listProfileNames, profileExists, storedDefault, strayProfileFolders, useProfile } from './manage.js';
 
 let base: string;
 beforeEach(async () => {
@@ -48,5 +48,38 @@ describe('profiles on disk', () => {
     expect(await useProfile(base, 'default')).toEqual({ ok: true, name: 'default' });
     expect(storedDefault(base)).toBe('default');
     expect(await useProfile(base, 'zz')).toMatchObject({ ok: false });
+  });
+
+  it('names the folders an earlier name rule allowed, instead of hiding them', async () => {
+    await createProfile(base, 'work');
+    for (const folder of ['_scratch', 'Old', '.trash']) await mkdir(join(base, 'profiles', folder), { recursive: true });
+    await writeFile(join(base, 'profiles', 'README'), 'a file, not a profile');
+    expect(await listProfileNames(base)).toEqual(['default', 'work']);
+    const rule = 'must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."';
+    expect(await strayProfileFolders(base)).toEqual([
+      { folder: 'Old', error: `profile name "Old" ${rule}` },
+      { folder: '_scratch', error: `profile name "_scratch" ${rule}` },
+    ]);
+  });
+
+  it('refuses names that leave profiles/ in every call, touching nothing outside', async () => {
+    // A folder that looks like a profile beside the home: `../../outside` from profiles/ is it.
+    const home = join(base, 'home');
+    const outside = join(base, 'outside');
+    await mkdir(outside, { recursive: true });
+    await writeFile(join(outside, '.env'), 'SECRET=outside\n');
+    await createProfile(home, 'work');
+    const rule = (name: string) => `profile name ${JSON.stringify(name)} must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."`;
+    for (const name of ['../../outside', '..', '../x', '/tmp/x', 'a/b', '.trash']) {
+      const refused = { ok: false, error: { code: 'invalid_value', message: rule(name) } };
+      expect(await createProfile(home, name)).toEqual(refused);
+      expect(await createProfile(home, 'copy', name)).toEqual(refused);
+      expect(await deleteProfile(home, name, [])).toEqual(refused);
+      expect(await useProfile(home, name)).toEqual(refused);
+      expect(profileExists(home, name)).toBe(false);
+    }
+    expect((await readdir(join(home, 'profiles'))).sort()).toEqual(['work']);
+    expect(await readdir(outside)).toEqual(['.env']);
+    await expect(stat(join(home, 'active_profile'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -6,20 +6,35 @@ import { resolveHomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import { errnoMessage, fail, type Result } from '../config/result.js';
 import { writeFileAtomic } from '../config/atomic-write.js';
-import { activeProfilePath, DEFAULT_PROFILE, profileHomeDir, profileNameProblem, profilesDir } from './names.js';
+import { checkName } from '../security/names.js';
+import { activeProfilePath, DEFAULT_PROFILE, profileHomeDir, profilesDir } from './names.js';
 import { isDirectory, readStoredProfile } from './current.js';
 
 export const TRASH_DIR = '.trash';
 
-/** `default` first, then every valid profile folder by name. */
+/** `default` first, then every profile folder whose name keeps the name rule (`.trash` does not). */
 export async function listProfileNames(baseDir: string): Promise<string[]> {
   const names = await readdir(profilesDir(baseDir)).catch(() => [] as string[]);
-  const valid = names.filter((n) => n !== DEFAULT_PROFILE && profileNameProblem(n) === undefined && isDirectory(profileHomeDir(baseDir, n)));
+  const valid = names.filter((n) => n !== DEFAULT_PROFILE && checkName('profile', n).ok && isDirectory(profileHomeDir(baseDir, n)));
   return [DEFAULT_PROFILE, ...valid.sort()];
 }
 
+/**
+ * Folders under profiles/ that are not profiles because their name breaks the name rule (one an
+ * earlier version allowed, such as `_scratch`): named with the rule, so they are not just missing.
+ */
+export async function strayProfileFolders(baseDir: string): Promise<Array<{ folder: string; error: string }>> {
+  const names = await readdir(profilesDir(baseDir)).catch(() => [] as string[]);
+  return names.sort().flatMap((folder) => {
+    const checked = checkName('profile', folder);
+    if (checked.ok || folder === TRASH_DIR || !isDirectory(join(profilesDir(baseDir), folder))) return [];
+    return [{ folder, error: checked.error }];
+  });
+}
+
+/** Whether the profile's folder is there; a name that breaks the name rule names no profile. */
 export function profileExists(baseDir: string, name: string): boolean {
-  return name === DEFAULT_PROFILE || isDirectory(profileHomeDir(baseDir, name));
+  return name === DEFAULT_PROFILE || (checkName('profile', name).ok && isDirectory(profileHomeDir(baseDir, name)));
 }
 
 /** The stored description of a profile ('' when none, or when its config.yaml cannot be read). */
@@ -37,9 +52,12 @@ export type Created = { readonly name: string; readonly home: string; readonly c
 
 /** A new, empty home (0700); with `cloneFrom`, that profile's config.yaml and .env are copied (not state or logs). */
 export async function createProfile(baseDir: string, name: string, cloneFrom?: string): Promise<Result<Created>> {
-  const problem = profileNameProblem(name);
-  if (problem) return fail('invalid_value', problem);
+  const checked = checkName('profile', name);
+  if (!checked.ok) return fail('invalid_value', checked.error);
   if (profileExists(baseDir, name)) return fail('invalid_value', `profile "${name}" already exists`);
+  // The profile to copy from is a name too: `--clone ../x` must not copy another folder's .env.
+  const cloneChecked = cloneFrom === undefined ? undefined : checkName('profile', cloneFrom);
+  if (cloneChecked && !cloneChecked.ok) return fail('invalid_value', cloneChecked.error);
   if (cloneFrom !== undefined && !profileExists(baseDir, cloneFrom)) {
     return fail('invalid_value', `no profile "${cloneFrom}" to clone; see iris profile list`);
   }
@@ -73,8 +91,8 @@ export type Deleted = { readonly name: string; readonly movedTo: string };
 /** Moves the profile's folder to `profiles/.trash/<name>-<time>`; the default and the active profile are refused. */
 export async function deleteProfile(baseDir: string, name: string, active: readonly string[], now: Date = new Date()): Promise<Result<Deleted>> {
   if (name === DEFAULT_PROFILE) return fail('invalid_value', 'the default profile is the home itself and cannot be deleted');
-  const problem = profileNameProblem(name);
-  if (problem) return fail('invalid_value', problem);
+  const checked = checkName('profile', name);
+  if (!checked.ok) return fail('invalid_value', checked.error);
   if (!profileExists(baseDir, name)) return fail('invalid_value', `no profile "${name}"; see iris profile list`);
   if (active.includes(name)) return fail('invalid_value', `profile "${name}" is the active one; switch first (iris profile use default)`);
   const trash = join(profilesDir(baseDir), TRASH_DIR);
@@ -90,8 +108,8 @@ export async function deleteProfile(baseDir: string, name: string, active: reado
 
 /** Stores `name` as the default for later commands; `default` clears the stored one. */
 export async function useProfile(baseDir: string, name: string): Promise<Result<{ name: string }>> {
-  const problem = profileNameProblem(name);
-  if (problem) return fail('invalid_value', problem);
+  const checked = checkName('profile', name);
+  if (!checked.ok) return fail('invalid_value', checked.error);
   if (!profileExists(baseDir, name)) return fail('invalid_value', `no profile "${name}"; create it with: iris profile create ${name}`);
   try {
     if (name === DEFAULT_PROFILE) await rm(activeProfilePath(baseDir), { force: true });

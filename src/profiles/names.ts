@@ -1,19 +1,10 @@
 // Which profile a command uses, and where its home is. Pure: the caller reads the flag, the
 // environment and the stored default (`$IRIS_HOME/active_profile`) and passes them in.
 import { join } from 'node:path';
+import { pathForName } from '../security/names.js';
 
 /** The home itself; it always exists and cannot be deleted. */
 export const DEFAULT_PROFILE = 'default';
-
-const PROFILE_NAME = /^[a-z0-9_-]{1,32}$/;
-
-/** Why `name` cannot name a profile, or undefined when it can. */
-export function profileNameProblem(name: string): string | undefined {
-  if (name === '') return 'a profile name cannot be empty';
-  if (name.length > 32) return `profile name "${name}" is longer than 32 characters`;
-  if (!PROFILE_NAME.test(name)) return `profile name "${name}" may hold only lowercase letters, digits, - and _`;
-  return undefined;
-}
 
 export type ProfileSource = 'flag' | 'env' | 'stored' | 'default';
 
@@ -35,9 +26,12 @@ export function profilesDir(baseDir: string): string {
   return join(baseDir, 'profiles');
 }
 
-/** A profile's home: the base home for `default`, else `$IRIS_HOME/profiles/<name>`. */
+/**
+ * A profile's home: the base home for `default`, else `$IRIS_HOME/profiles/<name>`. A name that
+ * breaks the name rule throws (src/security/names.ts): callers check it where it arrives.
+ */
 export function profileHomeDir(baseDir: string, name: string): string {
-  return name === DEFAULT_PROFILE ? baseDir : join(profilesDir(baseDir), name);
+  return name === DEFAULT_PROFILE ? baseDir : pathForName(profilesDir(baseDir), 'profile', name);
 }
 
 /** Where `iris profile use` keeps the default for later commands. */

@@ -2,7 +2,7 @@
 // shape is checked at the door; an entry that does not fit is skipped and named, so one typo in a
 // shared index costs one skill, not the whole hub.
 import * as z from 'zod/mini';
-import { checkSkillName } from '../agent/tools/skills/skill-file.js';
+import { checkName } from '../security/names.js';
 
 export type HubEntry = {
   readonly name: string;
@@ -44,8 +44,8 @@ export function parseHubIndex(hub: string, text: string): HubIndexParse {
   index.data.skills.forEach((item, i) => {
     const entry = entrySchema.safeParse(item);
     if (!entry.success) return void skipped.push(`skills[${i}]: ${issueText(entry.error)}`);
-    const nameProblem = checkSkillName(entry.data.name);
-    if (nameProblem) return void skipped.push(`skills[${i}]: ${nameProblem}`);
+    const checked = checkName('skill', entry.data.name);
+    if (!checked.ok) return void skipped.push(`skills[${i}]: ${checked.error}`);
     const { name, description, url, tags } = entry.data;
     entries.push({ name, description: description.trim().replace(/\s+/g, ' '), url, tags: tags ?? [], hub });
   });

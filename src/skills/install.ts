@@ -4,7 +4,8 @@
 import { lstat, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic-write.js';
-import { checkSkillName, parseSkillFile, skillFileName, type Skill } from '../agent/tools/skills/skill-file.js';
+import { parseSkillFile, skillFileName, type Skill } from '../agent/tools/skills/skill-file.js';
+import { checkName, pathForName } from '../security/names.js';
 import { SKILL_FILE } from '../agent/tools/skills/skills.js';
 import { isHttpUrl } from '../agent/tools/vision/download.js';
 import { utf8Text } from './source.js';
@@ -22,8 +23,8 @@ export function checkSkillBytes(bytes: Buffer, expected?: string): CheckedSkill 
   if (text === undefined) return { ok: false, error: 'SKILL.md is not UTF-8 text' };
   const named = skillFileName(text);
   if (!named.ok) return named;
-  const nameProblem = checkSkillName(named.name);
-  if (nameProblem) return { ok: false, error: `SKILL.md front matter: ${nameProblem}` };
+  const checked = checkName('skill', named.name);
+  if (!checked.ok) return { ok: false, error: `SKILL.md front matter: ${checked.error}` };
   if (expected !== undefined && named.name !== expected) {
     return { ok: false, error: `SKILL.md names the skill "${named.name}", not "${expected}"` };
   }
@@ -38,7 +39,7 @@ const exists = (path: string) => lstat(path).then(() => true, (err: NodeJS.Errno
 });
 
 export async function writeSkill(skillsDir: string, name: string, bytes: Buffer, force: boolean): Promise<WriteSkill> {
-  const folder = join(skillsDir, name);
+  const folder = pathForName(skillsDir, 'skill', name);
   const path = join(folder, SKILL_FILE);
   const replaced = await exists(path);
   if (replaced && !force) return { ok: false, code: 'exists', path };
@@ -49,7 +50,7 @@ export async function writeSkill(skillsDir: string, name: string, bytes: Buffer,
 
 /** Removes an installed skill's folder; false when there is none. */
 export async function removeSkill(skillsDir: string, name: string): Promise<boolean> {
-  const folder = join(skillsDir, name);
+  const folder = pathForName(skillsDir, 'skill', name);
   if (!(await exists(folder))) return false;
   await rm(folder, { recursive: true, force: true });
   return true;

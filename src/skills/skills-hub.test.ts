@@ -1,7 +1,10 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AskSlot, SlotText as SlotAnswer } from '../routing/strict-answer.js';
 import { parseHubIndex, type HubEntry } from './hub-index.js';
-import { checkSkillBytes, isSkillLocation } from './install.js';
+import { checkSkillBytes, isSkillLocation, removeSkill, writeSkill } from './install.js';
 import { prefilter, queryWords } from './prefilter.js';
 import { parseRanking } from './ranking.js';
 import { rankCandidates } from './search.js';
@@ -138,10 +141,29 @@ describe('install helpers', () => {
     const text = Buffer.from('---\nname: pdf-tools\ndescription: PDFs\n---\nUse qpdf.\n');
     expect(checkSkillBytes(text)).toEqual({ ok: true, skill: { name: 'pdf-tools', description: 'PDFs', body: 'Use qpdf.' } });
     expect(checkSkillBytes(text, 'pdf')).toEqual({ ok: false, error: 'SKILL.md names the skill "pdf-tools", not "pdf"' });
-    expect(checkSkillBytes(Buffer.from('---\nname: a b\ndescription: d\n---\n'))).toEqual({ ok: false, error: 'SKILL.md front matter: "a b" is not a valid skill name (letters, digits, - and _ only)' });
+    expect(checkSkillBytes(Buffer.from('---\nname: a b\ndescription: d\n---\n'))).toEqual({ ok: false, error: 'SKILL.md front matter: skill name "a b" must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."' });
     expect(checkSkillBytes(Buffer.from('---\nname: ab\n---\n'))).toEqual({ ok: false, error: 'SKILL.md front matter has no description' });
     expect(checkSkillBytes(Buffer.from('no front matter'))).toEqual({ ok: false, error: 'SKILL.md has no front matter (it must start with a --- line)' });
     expect(checkSkillBytes(Buffer.from([0x2d, 0xff, 0xfe]))).toEqual({ ok: false, error: 'SKILL.md is not UTF-8 text' });
+  });
+
+  it('refuses a front matter name that would leave the skills folder', () => {
+    for (const name of ['../evil', '/tmp/evil', 'a/b', 'Evil', '.hidden']) {
+      const checked = checkSkillBytes(Buffer.from(`---\nname: "${name}"\ndescription: d\n---\n`));
+      expect(checked).toEqual({ ok: false, error: `SKILL.md front matter: skill name ${JSON.stringify(name)} must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."` });
+    }
+  });
+
+  it('writeSkill and removeSkill throw for a bad name instead of touching a path outside', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'iris-install-'));
+    try {
+      const skills = join(base, 'skills');
+      await expect(writeSkill(skills, '../evil', Buffer.from('x'), true)).rejects.toThrow('skill name "../evil" must match');
+      await expect(removeSkill(skills, '..')).rejects.toThrow('skill name ".." must match');
+      expect(await readdir(base)).toEqual([]);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
 
@@ -161,7 +183,7 @@ describe('readHubs', () => {
     const listing = await readHubs(['a', 'b', 'c', 'd'], read);
     expect(listing.entries.map((e) => [e.hub, e.name])).toEqual([['a', 'one'], ['d', 'two']]);
     expect(listing.failed).toEqual([{ hub: 'b', error: 'cannot read b' }, { hub: 'c', error: 'the index is not JSON' }]);
-    expect(listing.skipped).toEqual([{ hub: 'a', error: 'skills[1]: "bad name" is not a valid skill name (letters, digits, - and _ only)' }]);
+    expect(listing.skipped).toEqual([{ hub: 'a', error: 'skills[1]: skill name "bad name" must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."' }]);
     expect(seen).toEqual([['a', HUB_INDEX_MAX_BYTES], ['b', HUB_INDEX_MAX_BYTES], ['c', HUB_INDEX_MAX_BYTES], ['d', HUB_INDEX_MAX_BYTES]]);
   });
 });

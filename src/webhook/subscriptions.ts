@@ -10,7 +10,8 @@ import { withFileLock } from '../config/file-lock.js';
 import type { HomePaths } from '../config/home.js';
 import { readTextIfPresent } from '../config/read-optional.js';
 import { errnoMessage, fail, type Result } from '../config/result.js';
-import { ROUTE_NAME_PATTERN, type WebhookRoute } from '../config/schema.js';
+import type { WebhookRoute } from '../config/schema.js';
+import { checkName } from '../security/names.js';
 import { webhookRouteSchema } from './routes.js';
 
 export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
@@ -49,8 +50,9 @@ export function parseSubscriptions(text: string | undefined, path: string): Subs
   const subscriptions: Record<string, Subscription> = {};
   const problems: string[] = [];
   for (const [name, entry] of Object.entries(entries)) {
-    if (!ROUTE_NAME_PATTERN.test(name)) {
-      problems.push(`${path}: "${name}" is not a valid route name (lowercase letters, digits, _ and -); it is ignored`);
+    const checked = checkName('route', name);
+    if (!checked.ok) {
+      problems.push(`${path}: ${checked.error}; it is ignored`);
       continue;
     }
     const parsed = subscriptionSchema.safeParse(entry);

@@ -77,8 +77,16 @@ describe('iris doctor: chat platforms', () => {
         status: 'ok',
         finding: '1 user in allowed_users, plus those approved with iris pairing approve; anyone else gets a pairing code in a direct message',
       },
+      {
+        id: 'platform_owners:telegram',
+        name: 'telegram owners',
+        status: 'warn',
+        finding: 'platforms.telegram has no owners: /sethome, /model --global and /approve cannot be used from a chat',
+        fix: 'set platforms.telegram.extra.owners in config.yaml to the telegram user ids that may use them (a list, like allowed_users; docs/platforms.md)',
+      },
       { id: 'platform_probe:telegram', name: 'telegram probe', status: 'ok', finding: '@iris_doctor_bot' },
     ]);
+    // A warning: still healthy.
     expect(result.healthy).toBe(true);
     expect(result.code).toBe(0);
     expect(telegram.calls('getMe').length).toBe(calls + 1);
@@ -87,6 +95,10 @@ describe('iris doctor: chat platforms', () => {
     const text = await runIris(['doctor'], { home, timeoutMs: 30_000 });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('✓ telegram probe: @iris_doctor_bot\n');
+    expect(text.stdout).toContain(
+      '! telegram owners: platforms.telegram has no owners: /sethome, /model --global and /approve cannot be used from a chat\n' +
+        '  fix: set platforms.telegram.extra.owners in config.yaml to the telegram user ids that may use them (a list, like allowed_users; docs/platforms.md)\n',
+    );
     expectNoSecret(text);
 
     // --offline: settings and access only, nothing asked of Telegram.
@@ -107,9 +119,10 @@ describe('iris doctor: chat platforms', () => {
         id: 'platform_access:telegram',
         name: 'telegram access',
         status: 'warn',
-        finding: 'allow_all_users is true: anyone who finds the bot can talk to the agent and use its tools',
+        finding: 'allow_all_users is true: anyone who finds the bot can use the agent (and its tools)',
         fix: 'iris config set platforms.telegram.extra.allow_all_users false, and list the users in platforms.telegram.extra.allowed_users (or approve them: iris pairing approve telegram <code>)',
       },
+      expect.objectContaining({ id: 'platform_owners:telegram', status: 'warn' }),
       {
         id: 'platform_probe:telegram',
         name: 'telegram probe',
@@ -129,6 +142,24 @@ describe('iris doctor: chat platforms', () => {
     expectNoSecret(text);
   });
 
+  it('telegram with owners and allow_all_users: owners ok, allow_all_users a warning; exit 0 (offline too)', async () => {
+    await setUp(telegramYaml('      owners: [111, "222"]\n      allow_all_users: true\n'), [`TELEGRAM_BOT_TOKEN=${BOT_TOKEN}`]);
+    const result = await doctorJson();
+    expect(platformChecks(result.checks)).toEqual([
+      expect.objectContaining({ id: 'platform:telegram', status: 'ok' }),
+      expect.objectContaining({ id: 'platform_access:telegram', status: 'warn', finding: 'allow_all_users is true: anyone who finds the bot can use the agent (and its tools)' }),
+      { id: 'platform_owners:telegram', name: 'telegram owners', status: 'ok', finding: '2 owners: /sethome, /model --global and /approve work from their chats' },
+      expect.objectContaining({ id: 'platform_probe:telegram', status: 'ok' }),
+    ]);
+    expect(result.code).toBe(0);
+    expectNoSecret(result);
+
+    const offline = await runIris(['doctor', '--offline'], { home });
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toContain('! telegram access: allow_all_users is true: anyone who finds the bot can use the agent (and its tools)\n');
+    expect(offline.stdout).toContain('✓ telegram owners: 2 owners: /sethome, /model --global and /approve work from their chats\n');
+  });
+
   it('discord: GET /users/@me with DISCORD_BOT_TOKEN; a wrong token fails naming the variable, never printing it', async () => {
     const discordToken = 'MTk4.discord-doctor-token.0123456789';
     const discord = await startFakeDiscord({ token: discordToken, botName: 'iris-doctor' });
@@ -139,6 +170,7 @@ describe('iris doctor: chat platforms', () => {
       expect(platformChecks(good.checks)).toEqual([
         { id: 'platform:discord', name: 'discord', status: 'ok', finding: `DISCORD_BOT_TOKEN is set; API at ${discord.url}; no home_channel (/sethome in a chat sets it)` },
         expect.objectContaining({ id: 'platform_access:discord', status: 'ok' }),
+        expect.objectContaining({ id: 'platform_owners:discord', status: 'warn' }),
         { id: 'platform_probe:discord', name: 'discord probe', status: 'ok', finding: 'bot iris-doctor' },
       ]);
       expect(discord.requests.filter((r) => r.path === '/users/@me' && r.authorized)).toHaveLength(1);
@@ -173,6 +205,7 @@ describe('iris doctor: chat platforms', () => {
         fix: 'iris config set platforms.sms.extra.public_url <value> (docs/platforms.md)',
       },
       expect.objectContaining({ id: 'platform_access:sms', status: 'ok' }),
+      expect.objectContaining({ id: 'platform_owners:sms', status: 'warn' }),
     ]);
     expect(result.code).toBe(1);
     expect(twilio.requests.length).toBe(requests);
@@ -210,6 +243,7 @@ describe('iris doctor: chat platforms', () => {
       expect(platformChecks(good.checks)).toEqual([
         { id: 'platform:slack', name: 'slack', status: 'ok', finding: `SLACK_BOT_TOKEN and SLACK_APP_TOKEN are set; Web API at ${slack.url}, Socket Mode; no home_channel (/sethome in a chat sets it)` },
         expect.objectContaining({ id: 'platform_access:slack', status: 'ok' }),
+        expect.objectContaining({ id: 'platform_owners:slack', status: 'warn' }),
         { id: 'platform_probe:slack', name: 'slack probe', status: 'ok', finding: '@iris in Iris Test; Socket Mode available' },
       ]);
       expect(good.code).toBe(0);

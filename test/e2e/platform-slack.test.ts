@@ -179,7 +179,7 @@ describe('slack: in and out', () => {
     );
   });
   it('@Iris /sethome in a channel sets the home channel; iris send goes there, and into a thread', async () => {
-    await writePlatformConfig(home, slackYaml());
+    await writePlatformConfig(home, slackYaml(`      owners: ["${BOB}"]\n`));
     await start();
     const top = mention(BOB, '/sethome');
     const [answer] = await slack.waitForSent(1, WAIT);

@@ -410,7 +410,8 @@ describe('telegram: deliveries, home channel and chat commands', () => {
   });
 
   it('/sethome writes home_channel to config.yaml and answers; iris send without a chat then goes there, and to a named topic', async () => {
-    await writePlatformConfig(home, telegramYaml());
+    // /sethome is an owner's (platform-owners.test.ts has the refusals).
+    await writePlatformConfig(home, telegramYaml(`      owners: [${BOB}]\n`));
     await start();
     inGroup(BOB, '/sethome');
     const [answer] = await telegram.waitForSent(1, WAIT);
@@ -444,11 +445,11 @@ describe('telegram: deliveries, home channel and chat commands', () => {
         undefined,
         'HTML',
         [
+          // Alice is no owner: her list has no owner command (platform-owners.test.ts has an owner's).
           'Commands:',
           '/new: start a new conversation (the agent forgets this one)',
-          "/model &lt;name-or-alias&gt; [--provider &lt;p&gt;] [--global]: switch this conversation's model",
+          "/model &lt;name-or-alias&gt; [--provider &lt;p&gt;]: switch this conversation's model",
           '/model: show the current model and the choices',
-          '/sethome: make this chat the home channel (deliveries without a chat go here)',
           '/help: this list',
           'Anything else goes to the agent.',
         ].join('\n'),

@@ -70,7 +70,7 @@ describe('profiles are separate homes', () => {
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'iris: error: no profile "nope" (from --profile); create it with: iris profile create nope\n' });
     const bad = await iris(['config', 'show'], { IRIS_PROFILE: 'Bad Name' });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('iris: error: profile name "Bad Name" may hold only lowercase letters, digits, - and _ (from IRIS_PROFILE)\n');
+    expect(bad.stderr).toBe('iris: error: profile name "Bad Name" must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".." (from IRIS_PROFILE)\n');
   });
 
   it('use sets the default for later commands; delete moves to .trash and refuses default and the active one', async () => {

@@ -12,6 +12,7 @@ export const TEST_ENV = Object.freeze({ TWILIO_ACCOUNT_SID: TEST_ACCOUNT_SID, TW
 export function smsExtra(over: Partial<SmsConfig['extra']> = {}): SmsConfig['extra'] {
   return {
     allowed_users: [],
+    owners: [],
     allow_all_users: false,
     home_channel: '',
     group_sessions_per_user: true,

@@ -3,6 +3,7 @@
 // adds the user to the approved users in state.db. Reads and changes only what exists: without a
 // state.db nobody has asked yet, so there is nothing to approve or revoke.
 import { CHAT_PLATFORMS, isPlatformName, type PlatformName } from '../../domain/platforms.js';
+import { normalisePairingCode } from '../../platforms/access.js';
 import { printData, printError, printJson } from '../console.js';
 import { openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -16,10 +17,8 @@ export function parsePlatform(text: string): PlatformName {
   return text;
 }
 
-/** Codes are shown in upper case; one typed in lower case (read off a phone) is the same code. */
-export function normaliseCode(text: string): string {
-  return text.trim().toUpperCase();
-}
+/** Codes are shown in upper case; one typed in lower case is the same code (one rule, shared with /approve in a chat). */
+export const normaliseCode = normalisePairingCode;
 
 /** A refusal: the reason on stderr, with --json also as the document on stdout; exit 1. */
 function refused(code: 'unknown_code' | 'not_approved', error: string, options: JsonOption): number {

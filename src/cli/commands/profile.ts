@@ -1,17 +1,35 @@
 // `iris profile …`: thin: resolve the base home and the active profile, call src/profiles, print.
 import { currentProfile } from '../../profiles/current.js';
-import { createProfile, deleteProfile, listProfileNames, profileExists, storedDefault, storedDescription, useProfile } from '../../profiles/manage.js';
+import { createProfile, deleteProfile, listProfileNames, profileExists, storedDefault, storedDescription, strayProfileFolders, useProfile } from '../../profiles/manage.js';
 import { profileHomeDir } from '../../profiles/names.js';
+import { checkName } from '../../security/names.js';
 import type { Result } from '../../config/result.js';
-import { printData, printJson } from '../console.js';
-import { CliFailure } from '../exit-codes.js';
+import type { DescribeFailure } from '../../profiles/describe.js';
+import { printData, printJson, printWarning } from '../console.js';
+import { CliFailure, type CliErrorCode } from '../exit-codes.js';
 import { formatTable } from '../table.js';
 
 type JsonOption = { json?: boolean };
 
+const DESCRIBE_EXIT: Readonly<Record<DescribeFailure, CliErrorCode>> = {
+  bad_name: 'usage',
+  not_found: 'not_found',
+  config: 'invalid_value',
+  model_failed: 'io_error',
+  malformed: 'io_error',
+  io_error: 'io_error',
+};
+
 function unwrap<T extends object>(result: Result<T>): T {
   if (!result.ok) throw new CliFailure(result.error.code, result.error.message);
   return result;
+}
+
+/** A name given on the command line, checked before it becomes a path: a bad one is a usage error. */
+function profileArgument(name: string): string {
+  const checked = checkName('profile', name);
+  if (!checked.ok) throw new CliFailure('usage', checked.error);
+  return name;
 }
 
 type ProfileView = { name: string; active: boolean; home: string; description: string };
@@ -23,6 +41,7 @@ async function view(baseDir: string, name: string, active: string): Promise<Prof
 export async function profileList(options: JsonOption): Promise<void> {
   const { baseDir, name: active } = currentProfile();
   const views = await Promise.all((await listProfileNames(baseDir)).map((n) => view(baseDir, n, active)));
+  for (const stray of await strayProfileFolders(baseDir)) printWarning(`profiles/${stray.folder} is not a profile: ${stray.error}; rename the folder to use it`);
   if (options.json) return printJson(views);
   printData(formatTable(['', 'PROFILE', 'DESCRIPTION'], views.map((v) => [v.active ? '*' : '', v.name, v.description || '-'])));
 }
@@ -38,7 +57,7 @@ export async function profileCreate(name: string, options: JsonOption & { clone?
 
 export async function profileShow(name: string | undefined, options: JsonOption): Promise<void> {
   const { baseDir, name: active } = currentProfile();
-  const target = name ?? active;
+  const target = name === undefined ? active : profileArgument(name);
   if (!profileExists(baseDir, target)) throw new CliFailure('not_found', `no profile "${target}"; see iris profile list`);
   const v = await view(baseDir, target, active);
   if (options.json) return printJson({ ...v, stored_default: storedDefault(baseDir) });
@@ -62,7 +81,7 @@ export async function profileUse(name: string, options: JsonOption): Promise<voi
 
 export async function profileDescribe(name: string | undefined, options: JsonOption & { auto?: boolean }): Promise<void> {
   const { baseDir, name: active } = currentProfile();
-  const target = name ?? active;
+  const target = name === undefined ? active : profileArgument(name);
   if (!profileExists(baseDir, target)) throw new CliFailure('not_found', `no profile "${target}"; see iris profile list`);
   if (!options.auto) {
     const description = await storedDescription(baseDir, target);
@@ -73,7 +92,7 @@ export async function profileDescribe(name: string | undefined, options: JsonOpt
   // Routing (and its HTTP client) loads only when a model is asked.
   const { describeProfile } = await import('../../profiles/describe.js');
   const outcome = await describeProfile(baseDir, target, process.env);
-  if (!outcome.ok) throw new CliFailure(outcome.code === 'not_found' ? 'not_found' : outcome.code === 'config' ? 'invalid_value' : 'io_error', outcome.message);
+  if (!outcome.ok) throw new CliFailure(DESCRIBE_EXIT[outcome.code], outcome.message);
   if (options.json) return printJson({ ok: true, profile: outcome.profile, description: outcome.description, provider: outcome.provider, model: outcome.model });
   printData(outcome.description);
 }

@@ -9,9 +9,9 @@ import { sessionlessUsage } from '../../agent/slot-usage.js';
 import { errorMessage } from '../../domain/error-message.js';
 import { openStoreAt } from '../../store/open-store.js';
 import type { UsageRecord } from '../../store/types.js';
-import { checkSkillName } from '../../agent/tools/skills/skill-file.js';
 import { listSkills, readSkill, SKILL_FILE, SKILL_FILE_MAX_BYTES, skillsDir } from '../../agent/tools/skills/skills.js';
 import { rotationOf } from '../../log/rotation.js';
+import { checkName, pathForName } from '../../security/names.js';
 import { dispatcherFor, resolveProxySettings } from '../../providers/wire/network.js';
 import { callModel, snapshotRoutes } from '../../routing/call-model.js';
 import { createRoutingDeps } from '../../routing/runtime.js';
@@ -110,11 +110,18 @@ export async function skillsSearch(query: string, options: JsonOption): Promise<
   return EXIT.ok;
 }
 
+/** A skill name given on the command line, checked before it becomes a path: a bad one is a usage error. */
+function skillArgument(name: string): string {
+  const checked = checkName('skill', name);
+  if (!checked.ok) throw new CliFailure('usage', checked.error);
+  return name;
+}
+
 /** Where to read the SKILL.md from, and the name it must have (when a hub listed it). */
 async function locate(target: string, context: Context): Promise<{ location: string; expected?: string; source: string }> {
+  // A URL or a path is read, and its front matter's name is checked (checkSkillBytes).
   if (isSkillLocation(target)) return { location: target, source: target };
-  const nameProblem = checkSkillName(target);
-  if (nameProblem) throw new CliFailure('usage', nameProblem);
+  skillArgument(target);
   const listing = await hubListing(context);
   const entry = listing.entries.find((e) => e.name === target);
   if (!entry) throw new CliFailure('not_found', `no skill named "${target}" in the skills hubs (iris skills search finds them)`);
@@ -153,8 +160,7 @@ export async function skillsList(options: JsonOption): Promise<void> {
 }
 
 async function installedSkill(name: string) {
-  const nameProblem = checkSkillName(name);
-  if (nameProblem) throw new CliFailure('usage', nameProblem);
+  skillArgument(name);
   const paths = await openHome();
   const dir = skillsDir(paths);
   return { dir, entry: await readSkill(dir, name) };
@@ -164,16 +170,15 @@ export async function skillsShow(name: string, options: JsonOption): Promise<voi
   const { dir, entry } = await installedSkill(name);
   if (!entry.ok && entry.missing) throw new CliFailure('not_found', `no skill named "${name}" (iris skills list shows the installed ones)`);
   if (!entry.ok) throw new CliFailure('invalid_skill', `skill "${name}" is invalid: ${entry.error}`);
-  const path = join(dir, name, SKILL_FILE);
+  const path = join(pathForName(dir, 'skill', name), SKILL_FILE);
   if (options.json) printJson({ name, description: entry.skill.description, path, body: entry.skill.body });
   else printData(`${name}: ${entry.skill.description}\nfile: ${path}\n\n${entry.skill.body}`);
 }
 
 export async function skillsRemove(name: string, options: JsonOption): Promise<void> {
-  const nameProblem = checkSkillName(name);
-  if (nameProblem) throw new CliFailure('usage', nameProblem);
+  skillArgument(name);
   const paths = await openHome();
-  const folder = join(skillsDir(paths), name);
+  const folder = pathForName(skillsDir(paths), 'skill', name);
   if (!(await removeSkill(skillsDir(paths), name))) throw new CliFailure('not_found', `no skill named "${name}" (iris skills list shows the installed ones)`);
   if (options.json) printJson({ removed: name, path: folder });
   else printData(`removed skill ${name} (${folder})`);

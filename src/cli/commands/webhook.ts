@@ -4,8 +4,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HomePaths } from '../../config/home.js';
 import { fail, type Result } from '../../config/result.js';
-import { DELIVER_TARGETS, ROUTE_NAME_PATTERN, type Config } from '../../config/schema.js';
+import { DELIVER_TARGETS, type Config } from '../../config/schema.js';
 import { findGateway, listenerBaseUrl } from '../../gateway/address-file.js';
+import { checkName, type NameKind } from '../../security/names.js';
 import { openStoreAt } from '../../store/open-store.js';
 import { deliveryDetail, deliveryRow } from '../../webhook/delivery-view.js';
 import { routeProblems } from '../../webhook/route-checks.js';
@@ -32,6 +33,13 @@ export type SubscribeOptions = {
 
 const list = (text: string | undefined) => (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
+/** A name from the command line, checked before anything is read or written: a bad one is a usage error. */
+function nameArgument(kind: NameKind, name: string): string {
+  const checked = checkName(kind, name);
+  if (!checked.ok) throw new CliFailure('usage', checked.error);
+  return name;
+}
+
 function parseDeliverExtra(pairs: readonly string[]): Record<string, string> {
   const extra: Record<string, string> = {};
   for (const pair of pairs) {
@@ -56,7 +64,9 @@ async function listenerBase(paths: HomePaths, config: Readonly<Config>): Promise
 }
 
 export async function webhookSubscribe(name: string, options: SubscribeOptions): Promise<void> {
-  if (!ROUTE_NAME_PATTERN.test(name)) throw new CliFailure('usage', `"${name}" is not a valid route name: use lowercase letters, digits, _ and - (at most 64)`);
+  nameArgument('route', name);
+  // The route's skills become folder names when a run loads one.
+  for (const skill of list(options.skills)) nameArgument('skill', skill);
   const deliver = options.deliver ?? 'log';
   if (!(DELIVER_TARGETS as readonly string[]).includes(deliver)) {
     throw new CliFailure('usage', `--deliver must be one of ${DELIVER_TARGETS.join(', ')} (got "${deliver}")`);
@@ -134,6 +144,7 @@ export async function webhookList(options: { json?: boolean }): Promise<void> {
 }
 
 export async function webhookRemove(name: string, options: { json?: boolean } = {}): Promise<void> {
+  nameArgument('route', name);
   const paths = await openHome();
   const { config } = await openConfig(paths);
   const result = await updateSubscriptions<object>(paths, (entries): Result<object> => {
@@ -151,6 +162,7 @@ export async function webhookRemove(name: string, options: { json?: boolean } = 
 }
 
 export async function webhookTest(name: string, options: { payload?: string; event?: string; json?: boolean }): Promise<number> {
+  nameArgument('route', name);
   const paths = await openHome();
   const { config, subscriptions } = await loadRoutes(paths);
   if (Object.hasOwn(config.platforms.webhook.extra.routes, name)) {
@@ -215,6 +227,7 @@ export async function webhookDeliveries(options: DeliveriesOptions): Promise<voi
   const limit = options.limit === undefined ? 20 : Number(options.limit);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new CliFailure('usage', `--limit must be a positive whole number (got "${options.limit}")`);
   const showId = options.show === undefined ? undefined : parseEventId(options.show);
+  if (options.route !== undefined) nameArgument('route', options.route);
   const paths = await openHome();
   const store = await openStoreAt(await cliStoreTarget(paths)).catch((err: Error) => {
     throw new CliFailure('io_error', err.message);

@@ -17,7 +17,7 @@ export function registerProfile(program: Command): void {
   profile
     .command('create')
     .description('create an empty profile (a new home under $IRIS_HOME/profiles/)')
-    .argument('<name>', 'lowercase letters, digits, - and _; up to 32 characters')
+    .argument('<name>', 'lowercase letters, digits, ., _ and -, starting with a letter or digit (at most 64)')
     .option('--clone [from]', "copy config.yaml and .env of a profile (default: the active one); not its state or logs")
     .option('--json', 'print the result as JSON')
     .action(async (name: string, options: { clone?: string | boolean; json?: boolean }) => {

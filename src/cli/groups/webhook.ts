@@ -10,7 +10,7 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
   webhook
     .command('subscribe')
     .description('add (or update) a dynamic webhook route; a running gateway serves it at once')
-    .argument('<name>', 'route name: lowercase letters, digits, _ and -')
+    .argument('<name>', 'route name: lowercase letters, digits, ., _ and -, starting with a letter or digit (at most 64)')
     .option('--events <list>', 'comma-separated event names to accept (default: all)')
     .option('--prompt <template>', 'prompt template; {field} and {nested.field} come from the payload (default: the payload as JSON)')
     .option('--deliver <target>', 'log, forge_comment, or a chat platform: telegram, signal, sms (docs/platforms.md)', 'log')

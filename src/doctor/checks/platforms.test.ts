@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../config/schema.js';
 import { validateConfig } from '../../config/validate.js';
-import { checkPlatformAccess, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, probeFix, readPlatformSetup } from './platforms.js';
+import { checkPlatformAccess, checkPlatformOwners, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, probeFix, readPlatformSetup } from './platforms.js';
 
 function config(platforms: Record<string, unknown>): Config {
   return validateConfig({ platforms }).config;
@@ -100,6 +100,7 @@ describe('readPlatformSetup and checkPlatformSetup', () => {
     const setup = readPlatformSetup('discord', config({ discord: { enabled: true } }), {}, false);
     expect(checkPlatformSetup(setup)).toMatchObject({ id: 'platform:discord', status: 'fail', fix: 'iris config set platforms.discord.enabled false' });
     expect(checkPlatformAccess(setup)).toBeUndefined();
+    expect(checkPlatformOwners(setup)).toBeUndefined();
   });
 });
 
@@ -110,7 +111,7 @@ describe('checkPlatformAccess', () => {
       id: 'platform_access:telegram',
       name: 'telegram access',
       status: 'warn',
-      finding: 'allow_all_users is true: anyone who finds the bot can talk to the agent and use its tools',
+      finding: 'allow_all_users is true: anyone who finds the bot can use the agent (and its tools)',
       fix: 'iris config set platforms.telegram.extra.allow_all_users false, and list the users in platforms.telegram.extra.allowed_users (or approve them: iris pairing approve telegram <code>)',
     });
   });
@@ -121,6 +122,35 @@ describe('checkPlatformAccess', () => {
       finding: '2 users in allowed_users, plus those approved with iris pairing approve; anyone else gets a pairing code in a direct message',
     });
     expect(checkPlatformAccess(readPlatformSetup('sms', SMS, {}, true))?.finding).toMatch(/^no users in allowed_users, /);
+  });
+});
+
+describe('checkPlatformOwners', () => {
+  it('no owners is a warning naming the commands that cannot be used and the key that fixes it, on every platform', () => {
+    for (const [name, setup] of [['telegram', TELEGRAM], ['sms', SMS], ['signal', SIGNAL]] as const) {
+      expect(checkPlatformOwners(readPlatformSetup(name, setup, {}, true))).toEqual({
+        id: `platform_owners:${name}`,
+        name: `${name} owners`,
+        status: 'warn',
+        finding: `platforms.${name} has no owners: /sethome, /model --global and /approve cannot be used from a chat`,
+        fix: `set platforms.${name}.extra.owners in config.yaml to the ${name} user ids that may use them (a list, like allowed_users; docs/platforms.md)`,
+      });
+    }
+  });
+  it('with owners, says how many', () => {
+    const one = config({ telegram: { enabled: true, extra: { owners: [111] } } });
+    expect(checkPlatformOwners(readPlatformSetup('telegram', one, {}, true))).toEqual({
+      id: 'platform_owners:telegram',
+      name: 'telegram owners',
+      status: 'ok',
+      finding: '1 owner: /sethome, /model --global and /approve work from their chats',
+    });
+    const two = config({ discord: { enabled: true, extra: { owners: ['410000000000000001', '410000000000000002'] } } });
+    expect(checkPlatformOwners(readPlatformSetup('discord', two, {}, true))?.finding).toMatch(/^2 owners: /);
+  });
+  it('allow_all_users and no owners: two warnings, each with its own fix', () => {
+    const open = readPlatformSetup('telegram', config({ telegram: { enabled: true, extra: { allow_all_users: true } } }), {}, true);
+    expect([checkPlatformAccess(open)?.status, checkPlatformOwners(open)?.status]).toEqual(['warn', 'warn']);
   });
 });
 

@@ -1,5 +1,6 @@
 // Each enabled chat platform (docs/platforms.md): its secrets and required settings are there
-// (named, never shown), who may talk to it (allow_all_users is a warning), and — unless --offline
+// (named, never shown), who may talk to it (allow_all_users is a warning), who owns it (none is a
+// warning: the owner-only chat commands cannot be used), and — unless --offline
 // — whether the service answers with those credentials (the adapter's own check()). Pure: the
 // settings come in as a `PlatformSetup`, the probe's result as a value.
 import type { Env } from '../../config/home.js';
@@ -27,16 +28,18 @@ export type PlatformSetup = {
   readonly summary: string;
   readonly allowAllUsers: boolean;
   readonly allowedUsers: number;
+  /** How many ids `owners` lists. */
+  readonly owners: number;
   readonly homeChannel: string;
 };
 
-type ChatExtra = { readonly allowed_users: readonly unknown[]; readonly allow_all_users: boolean; readonly home_channel: string | number };
+type ChatExtra = { readonly allowed_users: readonly unknown[]; readonly owners: readonly unknown[]; readonly allow_all_users: boolean; readonly home_channel: string | number };
 
 const setting = (name: PlatformName, key: string) => `platforms.${name}.extra.${key}`;
 const present = (value: string | undefined) => (value ?? '').trim() !== '';
 
-function common(name: PlatformName, extra: ChatExtra): Pick<PlatformSetup, 'name' | 'allowAllUsers' | 'allowedUsers' | 'homeChannel'> {
-  return { name, allowAllUsers: extra.allow_all_users, allowedUsers: extra.allowed_users.length, homeChannel: String(extra.home_channel).trim() };
+function common(name: PlatformName, extra: ChatExtra): Pick<PlatformSetup, 'name' | 'allowAllUsers' | 'allowedUsers' | 'owners' | 'homeChannel'> {
+  return { name, allowAllUsers: extra.allow_all_users, allowedUsers: extra.allowed_users.length, owners: extra.owners.length, homeChannel: String(extra.home_channel).trim() };
 }
 
 /** What one enabled platform has and lacks, from config.yaml and the environment (.env first). */
@@ -88,7 +91,7 @@ export function readPlatformSetup(name: PlatformName, config: Readonly<Config>, 
       };
     }
     default:
-      return { name, runnable, missing: [], advised: [], summary: '', allowAllUsers: false, allowedUsers: 0, homeChannel: '' };
+      return { name, runnable, missing: [], advised: [], summary: '', allowAllUsers: false, allowedUsers: 0, owners: 0, homeChannel: '' };
   }
 }
 
@@ -146,12 +149,29 @@ export function checkPlatformAccess(setup: PlatformSetup): CheckResult | undefin
     return warn(
       id,
       label,
-      'allow_all_users is true: anyone who finds the bot can talk to the agent and use its tools',
+      'allow_all_users is true: anyone who finds the bot can use the agent (and its tools)',
       `iris config set platforms.${name}.extra.allow_all_users false, and list the users in platforms.${name}.extra.allowed_users (or approve them: iris pairing approve ${name} <code>)`,
     );
   }
   const users = setup.allowedUsers === 0 ? 'no users in allowed_users' : `${setup.allowedUsers} ${plural(setup.allowedUsers, 'user')} in allowed_users`;
   return ok(id, label, `${users}, plus those approved with iris pairing approve; anyone else gets a pairing code in a direct message`);
+}
+
+/** Who may run /sethome, /model --global and /approve from a chat: `platform_owners:<name>`; undefined for a platform this build cannot run. */
+export function checkPlatformOwners(setup: PlatformSetup): CheckResult | undefined {
+  if (!setup.runnable) return undefined;
+  const { name } = setup;
+  const id = `platform_owners:${name}`;
+  const label = `${name} owners`;
+  if (setup.owners === 0) {
+    return warn(
+      id,
+      label,
+      `platforms.${name} has no owners: /sethome, /model --global and /approve cannot be used from a chat`,
+      `set platforms.${name}.extra.owners in config.yaml to the ${name} user ids that may use them (a list, like allowed_users; docs/platforms.md)`,
+    );
+  }
+  return ok(id, label, `${setup.owners} ${plural(setup.owners, 'owner')}: /sethome, /model --global and /approve work from their chats`);
 }
 
 const CREDENTIAL_FIXES: Partial<Record<PlatformName, string>> = {

@@ -21,7 +21,7 @@ function captureLog(): PlatformLog & { lines: LogLine[] } {
 }
 
 function extra(httpUrl: string, account = BOT) {
-  return { allowed_users: [], allow_all_users: false, home_channel: '', group_sessions_per_user: true, http_url: httpUrl, account };
+  return { allowed_users: [], owners: [], allow_all_users: false, home_channel: '', group_sessions_per_user: true, http_url: httpUrl, account };
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {

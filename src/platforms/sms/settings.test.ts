@@ -4,6 +4,7 @@ import { missingFor, readSmsSettings } from './settings.js';
 
 const extra = (over: Partial<SmsConfig['extra']> = {}): SmsConfig['extra'] => ({
   allowed_users: [],
+  owners: [],
   allow_all_users: false,
   home_channel: '',
   group_sessions_per_user: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSkillName, parseSkillFile } from './skill-file.js';
+import { parseSkillFile } from './skill-file.js';
 
 const file = (front: string, body = '\n# Deploy\n\nRun the deploy script.\n') => `---\n${front}\n---\n${body}`;
 
@@ -44,21 +44,12 @@ describe('parseSkillFile', () => {
     expect(result).toHaveProperty('error', expect.stringMatching(/^SKILL\.md front matter is not valid YAML: \S/));
   });
 
-  it('rejects a folder whose name is not a skill name', () => {
-    expect(parseSkillFile('my skill', file('name: my skill\ndescription: d'))).toEqual({
-      ok: false,
-      error: 'folder name "my skill" is not a valid skill name (letters, digits, - and _ only)',
-    });
-  });
-});
-
-describe('checkSkillName', () => {
-  it('takes letters, digits, - and _ up to 64 characters', () => {
-    expect(checkSkillName('Deploy_v2-beta')).toBeUndefined();
-    expect(checkSkillName('a'.repeat(64))).toBeUndefined();
-    expect(checkSkillName('a'.repeat(65))).toBe(`"${'a'.repeat(20)}…" is longer than 64 characters`);
-    for (const bad of ['', 'a b', '../x', 'a.b', 'é']) {
-      expect(checkSkillName(bad)).toBe(`"${bad}" is not a valid skill name (letters, digits, - and _ only)`);
+  it('rejects a folder whose name breaks the name rule (uppercase included: the folder is the name)', () => {
+    for (const folder of ['my skill', 'Deploy', '_deploy', '..']) {
+      expect(parseSkillFile(folder, file(`name: ${folder}\ndescription: d`))).toEqual({
+        ok: false,
+        error: `skill name ${JSON.stringify(folder)} must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."`,
+      });
     }
   });
 });

@@ -2,10 +2,7 @@
 // loads. Pure, so every way a skill can be broken is tested without a folder.
 import { parse } from 'yaml';
 import { errorMessage } from '../../../domain/error-message.js';
-
-/** Letters, digits, `-` and `_`: a skill's name is also its folder's name. */
-export const SKILL_NAME = /^[A-Za-z0-9_-]+$/;
-export const SKILL_NAME_MAX = 64;
+import { checkName } from '../../../security/names.js';
 
 export type Skill = {
   readonly name: string;
@@ -14,12 +11,6 @@ export type Skill = {
 };
 
 export type SkillParse = { readonly ok: true; readonly skill: Skill } | { readonly ok: false; readonly error: string };
-
-export function checkSkillName(name: string): string | undefined {
-  if (!SKILL_NAME.test(name)) return `"${name}" is not a valid skill name (letters, digits, - and _ only)`;
-  if (name.length > SKILL_NAME_MAX) return `"${name.slice(0, 20)}…" is longer than ${SKILL_NAME_MAX} characters`;
-  return undefined;
-}
 
 /** The name a SKILL.md gives itself in its front matter (an installer learns the folder from it). */
 export function skillFileName(text: string): { readonly ok: true; readonly name: string } | { readonly ok: false; readonly error: string } {
@@ -54,8 +45,9 @@ function readFrontMatter(text: string): FrontMatter {
 }
 
 export function parseSkillFile(folderName: string, text: string): SkillParse {
-  const nameProblem = checkSkillName(folderName);
-  if (nameProblem) return { ok: false, error: `folder name ${nameProblem}` };
+  // A skill's name is its folder's name, so it keeps the name rule of src/security/names.ts.
+  const checked = checkName('skill', folderName);
+  if (!checked.ok) return { ok: false, error: checked.error };
   const front = readFrontMatter(text);
   if (!front.ok) return front;
   const { name, description } = front.meta;

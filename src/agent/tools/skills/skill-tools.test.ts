@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeContext, makeTempDirs, type TempDirs } from '../test-support.js';
 import { listSkillsTool, loadSkillTool } from './skill-tools.js';
+import { readSkill } from './skills.js';
 
 let dirs: TempDirs;
 let skills: string;
@@ -16,6 +17,8 @@ async function addSkill(folder: string, text?: string): Promise<void> {
   await mkdir(join(skills, folder), { recursive: true });
   if (text !== undefined) await writeFile(join(skills, folder, 'SKILL.md'), text);
 }
+
+const RULE = 'must match ^[a-z0-9][a-z0-9._-]{0,63}$ (lowercase letters, digits, ., _ and -, starting with a letter or digit, at most 64) and cannot contain ".."';
 
 const skill = (name: string, description: string, body = 'Steps.') => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
@@ -33,6 +36,7 @@ describe('list_skills', () => {
     await addSkill('no-file');
     await addSkill('no-front', '# Title only\n');
     await addSkill('bad name', skill('bad name', 'x'));
+    await addSkill('Deploy', skill('Deploy', 'Uppercase: the folder is the name, so it keeps the name rule.'));
     await addSkill('.git');
     await writeFile(join(skills, 'README.md'), 'not a skill');
     expect(await listSkillsTool.run({}, makeContext(dirs))).toEqual({
@@ -43,7 +47,8 @@ describe('list_skills', () => {
         '- review: Reviews a pull request.',
         '',
         'invalid skill folders (cannot be loaded):',
-        '- bad name: folder name "bad name" is not a valid skill name (letters, digits, - and _ only)',
+        `- Deploy: skill name "Deploy" ${RULE}`,
+        `- bad name: skill name "bad name" ${RULE}`,
         '- no-file: SKILL.md is missing',
         '- no-front: SKILL.md has no front matter (it must start with a --- line)',
       ].join('\n'),
@@ -87,11 +92,20 @@ describe('load_skill', () => {
     });
   });
 
-  it('rejects names that are not skill names, such as paths', async () => {
-    expect(await loadSkillTool.run({ name: '../../etc' }, makeContext(dirs))).toEqual({
-      ok: false,
-      content: 'invalid arguments for load_skill: name must match /^[A-Za-z0-9_-]+$/',
-    });
+  it('answers a tool error naming the rule for names that are not skill names, such as paths', async () => {
+    // A valid skill beside the skills folder: only a name that climbs out could reach it.
+    await mkdir(join(dirs.home, 'outside'), { recursive: true });
+    await writeFile(join(dirs.home, 'outside', 'SKILL.md'), skill('outside', 'Not in the skills folder.'));
+    await addSkill('deploy', skill('deploy', 'Deploys.'));
+    for (const name of ['../outside', '../../etc', '/etc', 'deploy/../deploy', '.hidden', 'Deploy', '']) {
+      expect(await loadSkillTool.run({ name }, makeContext(dirs))).toEqual({ ok: false, content: `skill name ${JSON.stringify(name)} ${RULE}` });
+    }
+  });
+
+  it('readSkill refuses a bad folder name itself, before any path is built', async () => {
+    await mkdir(join(dirs.home, 'outside'), { recursive: true });
+    await writeFile(join(dirs.home, 'outside', 'SKILL.md'), skill('outside', 'Not in the skills folder.'));
+    expect(await readSkill(skills, '../outside')).toEqual({ ok: false, folder: '../outside', missing: false, error: `skill name "../outside" ${RULE}` });
   });
 
   it('records each successful load, and only those, through the session', async () => {

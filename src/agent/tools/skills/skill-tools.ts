@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { defineTool } from '../define-tool.js';
 import type { ToolResult } from '../types.js';
-import { SKILL_NAME, SKILL_NAME_MAX } from './skill-file.js';
+import { checkName } from '../../../security/names.js';
 import { listSkills, readSkill, SKILL_FILE, skillsDir } from './skills.js';
 
 export const listSkillsTool = defineTool({
@@ -31,10 +31,13 @@ export const loadSkillTool = defineTool({
   name: 'load_skill',
   description: 'Load a skill by name: returns its instructions (the body of its SKILL.md) and its folder.',
   args: z.strictObject({
-    name: z.string().check(z.regex(SKILL_NAME), z.maxLength(SKILL_NAME_MAX), z.describe('The skill name, as list_skills shows it.')),
+    // No pattern in the schema: providers refuse the rule's lookahead; run() answers with the rule.
+    name: z.string().check(z.describe('The skill name, as list_skills shows it.')),
   }),
   readOnly: true,
   async run({ name }, context): Promise<ToolResult> {
+    const checked = checkName('skill', name);
+    if (!checked.ok) return { ok: false, content: checked.error };
     const dir = skillsDir(context.home);
     const entry = await readSkill(dir, name);
     if (!entry.ok) {

@@ -5,6 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../../../config/home.js';
 import { errnoMessage } from '../../../config/result.js';
+import { checkName, pathForName } from '../../../security/names.js';
 import { formatBytes, readTextFile } from '../files/text-file.js';
 import { parseSkillFile, type Skill } from './skill-file.js';
 
@@ -38,8 +39,11 @@ export async function listSkills(dir: string): Promise<readonly SkillEntry[] | u
   return entries;
 }
 
+/** One skill folder's entry; a name that breaks the name rule is refused before any path is built. */
 export async function readSkill(dir: string, folder: string): Promise<SkillEntry> {
-  const path = join(dir, folder, SKILL_FILE);
+  const checked = checkName('skill', folder);
+  if (!checked.ok) return { ok: false, folder, missing: false, error: checked.error };
+  const path = join(pathForName(dir, 'skill', folder), SKILL_FILE);
   let file;
   try {
     // Skills are the user's own files, often symlinked in from a dotfiles repository.
