@@ -7,7 +7,8 @@
 // IRIS_CHROMIUM names another Chromium (a non-Debian system); the browser tests use it too.
 //
 // Also strace, for the test that proves a 202 leaves only after the fsync that covers its event
-// (test/e2e/ingest-durability.test.ts): Debian's strace, installed or named the same way.
+// (test/e2e/ingest-durability.test.ts), and bubblewrap, for the terminal sandbox's tests
+// (test/e2e/sandbox.test.ts): Debian's packages, installed or named the same way.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -34,17 +35,30 @@ export function decideChromium(facts) {
 
 export const STRACE = '/usr/bin/strace';
 export const APT_INSTALL_STRACE = ['install', '-y', '-qq', '--no-install-recommends', 'strace'];
+export const BWRAP = '/usr/bin/bwrap';
+export const APT_INSTALL_BUBBLEWRAP = ['install', '-y', '-qq', '--no-install-recommends', 'bubblewrap'];
 
 /**
- * What to do about strace. Pure, like decideChromium.
+ * What to do about a Debian package a test needs. Pure, like decideChromium.
  * @param {{ present: boolean, root: boolean, apt: boolean }} facts
+ * @param {{ pkg: string, path: string, needs: string }} tool
  * @returns {{ action: 'ok' } | { action: 'install' } | { action: 'stop', message: string }}
  */
-export function decideStrace(facts) {
+export function decidePackage(facts, tool) {
   if (facts.present) return { action: 'ok' };
   if (facts.root && facts.apt) return { action: 'install' };
-  const command = facts.apt ? 'sudo apt-get install -y --no-install-recommends strace' : `install strace with your system's package manager (at ${STRACE})`;
-  return { action: 'stop', message: `the ingest durability test needs strace at ${STRACE}, which is missing; run: ${command}` };
+  const command = facts.apt ? `sudo apt-get install -y --no-install-recommends ${tool.pkg}` : `install ${tool.pkg} with your system's package manager (at ${tool.path})`;
+  return { action: 'stop', message: `${tool.needs} ${tool.pkg === 'bubblewrap' ? 'bwrap' : tool.pkg} at ${tool.path}, which is missing; run: ${command}` };
+}
+
+/** strace, for the ingest durability test. */
+export function decideStrace(facts) {
+  return decidePackage(facts, { pkg: 'strace', path: STRACE, needs: 'the ingest durability test needs' });
+}
+
+/** bubblewrap, for the terminal sandbox's tests. */
+export function decideBubblewrap(facts) {
+  return decidePackage(facts, { pkg: 'bubblewrap', path: BWRAP, needs: 'the terminal sandbox tests need' });
 }
 
 function executable(path) {
@@ -90,7 +104,8 @@ function main() {
   const path = process.env.IRIS_CHROMIUM || DEFAULT_CHROMIUM;
   const chromium = ensure(decideChromium({ path, custom, present: executable(path), root, apt }), "Debian's chromium for the dashboard's browser tests", APT_INSTALL, path);
   const strace = ensure(decideStrace({ present: executable(STRACE), root, apt }), "Debian's strace for the ingest durability test", APT_INSTALL_STRACE, STRACE);
-  return chromium && strace ? 0 : 1;
+  const bwrap = ensure(decideBubblewrap({ present: executable(BWRAP), root, apt }), "Debian's bubblewrap for the terminal sandbox tests", APT_INSTALL_BUBBLEWRAP, BWRAP);
+  return chromium && strace && bwrap ? 0 : 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = main();

@@ -17,12 +17,13 @@ import { buildApprovalPrompt, parseRiskScore } from './approval/risk-score.js';
 import { createToolsets, selectTools } from './tools/toolsets.js';
 import type { AskVision } from './tools/vision/vision-analyze.js';
 import { createVisionAsk, visionDownloadTimeoutMs } from './vision-slot.js';
-import { dispatcherFor, resolveProxySettings } from '../providers/wire/network.js';
-import type { Dispatcher } from 'undici';
+import type { FetchGuard } from '../net/fetch-guard.js';
+import { fetchGuardOf } from './fetch-guard.js';
 import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
 import { summaryRequest, type Summarize } from './tools/web/web-extract.js';
 import { createMcpRuntime } from './tools/mcp/runtime.js';
 import { offersMcp } from '../domain/toolsets.js';
+import { planSandbox, type RouteSandboxSetting, type RunKind } from '../sandbox/settings.js';
 
 export type AgentRuntimeOptions = {
   readonly paths: HomePaths;
@@ -44,6 +45,13 @@ export type AgentRuntimeOptions = {
   readonly store?: Store;
   /** Shared routing wiring (one agent.log, one api-mode memory per process). */
   readonly routing?: RoutingDeps;
+  /**
+   * Whose run this is, for the terminal's sandbox (tools.terminal.sandbox `auto`): `cli` for
+   * `iris chat` at the user's terminal, `gateway` for webhook and chat-platform runs.
+   */
+  readonly runKind: RunKind;
+  /** A webhook route's own sandbox settings. */
+  readonly routeSandbox?: RouteSandboxSetting;
 };
 
 export type AgentRuntime = {
@@ -51,33 +59,37 @@ export type AgentRuntime = {
   readonly store: Store;
   readonly workspace: string;
   /** The vision slot and how images are fetched for it (vision_analyze, and images in chat messages). */
-  readonly vision: { readonly ask: AskVision; readonly downloadTimeoutMs: number; readonly dispatcher: Dispatcher };
+  readonly vision: { readonly ask: AskVision; readonly downloadTimeoutMs: number; readonly guard: FetchGuard };
   close(): Promise<void>;
 };
 
 export class ToolsetError extends Error {}
-
-const VISION_CONNECT_MS = 10_000;
 
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const { config, env, paths } = options;
   const routing = options.routing ?? createRoutingDeps(paths, env, { rotation: rotationOf(config.logging) });
   // Approval scoring is a side-job of the process, not of one session: the config's routes.
   const approvalRoutes = snapshotRoutes(config, env, options.oauth);
-  // So is vision; images are fetched through the same proxy settings as model calls.
-  const vision = {
-    ask: createVisionAsk(approvalRoutes, routing),
-    downloadTimeoutMs: visionDownloadTimeoutMs(config),
-    dispatcher: dispatcherFor(resolveProxySettings(env), VISION_CONNECT_MS),
-  };
+  // So is vision. Images and pages are fetched through the fetch guard (tools.web), with the
+  // same proxy settings as model calls.
+  const guard = fetchGuardOf(config, env);
+  const vision = { ask: createVisionAsk(approvalRoutes, routing), downloadTimeoutMs: visionDownloadTimeoutMs(config), guard };
   // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
   const summarizeWeb: Summarize = async (prompt, signal) => {
     const result = await callModel('web_extract', summaryRequest(prompt, signal), approvalRoutes, routing);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
-  const web = { env, allowPrivate: config.tools.web.allow_private, summarize: summarizeWeb };
+  const web = { guard, summarize: summarizeWeb };
   const toolsetNames = options.toolsets ?? config.agent.toolsets;
-  const selected = selectTools(toolsetNames, createToolsets({ terminal: { env }, vision, web }));
+  const sandbox = planSandbox(config.tools.terminal, options.runKind, options.routeSandbox);
+  const terminal = {
+    env,
+    sandbox,
+    hiddenHomes: { home: env.HOME, irisHomes: [paths.dir] },
+    // Each sandboxed command with its settings, never its environment's values.
+    onSandboxed: (info: { command: string; cwd: string; sandbox: string }) => routing.log.info(info, 'sandboxed command'),
+  };
+  const selected = selectTools(toolsetNames, createToolsets({ terminal, vision, web }));
   if (!selected.ok) throw new ToolsetError(selected.error);
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
   const store = options.store ?? (await openStoreAt(storeTarget(paths.statePath, env, config)));

@@ -27,6 +27,8 @@ import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './check
 import { checkStore, checkStoreSpace } from './checks/store.js';
 import { checkWebhook } from './checks/webhook.js';
 import { checkDashboard } from './checks/dashboard.js';
+import { checkSandbox } from './checks/sandbox.js';
+import { findBwrap } from '../sandbox/find-bwrap.js';
 import { readDashboardAddress } from '../dashboard/address-file.js';
 import { PASSWORD_HASH_ENV } from '../dashboard/auth/password-hash.js';
 import { isLoopbackHost } from '../webhook/route-checks.js';
@@ -37,7 +39,7 @@ import { findProvidersInUse, type ProviderUse } from './providers-in-use.js';
 import { readPgStoreFacts, readStoreFacts } from './store-probe.js';
 import { storeTarget } from '../store/open-store.js';
 import { PG_SCHEMA_VERSION } from '../store/pg/pg-migrations.js';
-import { readGhFacts, tryBind } from './system-probes.js';
+import { readGhFacts, tryBind, tryBwrap } from './system-probes.js';
 import { buildReport, fail, type CheckResult, type DoctorReport } from './types.js';
 
 export type DoctorOptions = {
@@ -80,6 +82,24 @@ async function dashboardCheck(config: Readonly<Config>, env: Env, paths: HomePat
     passwordSet: Boolean(env[PASSWORD_HASH_ENV]?.trim()),
     proxy: config.dashboard.trusted_proxy,
   });
+}
+
+/** Which runs will be sandboxed (src/sandbox/settings.ts), said for people; undefined when none. */
+function sandboxedRuns(config: Readonly<Config>, routeModes: readonly (string | undefined)[]): string | undefined {
+  const mode = config.tools.terminal.sandbox;
+  if (mode === 'bubblewrap') return 'all runs (tools.terminal.sandbox: bubblewrap)';
+  if (mode === 'auto' && (config.platforms.webhook.enabled || enabledPlatformNames(config).length > 0)) return 'webhook and chat runs';
+  if (config.platforms.webhook.enabled && routeModes.includes('bubblewrap')) return 'routes with sandbox: bubblewrap';
+  return undefined;
+}
+
+async function sandboxCheck(config: Readonly<Config>, env: Env, paths: HomePaths): Promise<CheckResult | undefined> {
+  const loaded = await loadSubscriptions(paths);
+  const { routes } = resolveRoutes(config, loaded.ok ? loaded.subscriptions : {});
+  const neededFor = sandboxedRuns(config, [...routes.values()].map((route) => route.sandbox));
+  const bwrap = findBwrap(env.PATH);
+  const trial = neededFor && bwrap ? await tryBwrap(bwrap) : undefined;
+  return checkSandbox({ neededFor, bwrap, trial });
 }
 
 async function liveProbes(uses: readonly ProviderUse[], env: Env, identityTimeoutMs: number): Promise<LiveProbe[]> {
@@ -125,12 +145,13 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     const what = [...probed.map(probeDescription), ...probedPlatforms.map((name) => platformProbeDescription(name, config))];
     if (what.length > 0) options.onProbing?.(what);
   }
-  const [probes, gh, webhook, platformProbes, dashboard] = await Promise.all([
+  const [probes, gh, webhook, platformProbes, dashboard, sandbox] = await Promise.all([
     options.offline ? undefined : liveProbes(uses, env, identityTimeout),
     ghRoutes.length > 0 ? readGhFacts(env) : undefined,
     webhookCheck(config, paths),
     probePlatforms(probedPlatforms, config, env),
     dashboardCheck(config, env, paths),
+    sandboxCheck(config, env, paths),
   ]);
   return [
     checkMainModel(config),
@@ -141,6 +162,7 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     ...(webhook ? [webhook] : []),
     ...platformChecks(platforms, platformProbes),
     dashboard,
+    ...(sandbox ? [sandbox] : []),
   ];
 }
 

@@ -1,5 +1,6 @@
 // The doctor's probes of this machine: the GitHub CLI (two short runs through gh-binary's runGh —
 // execFile, no shell, a timeout) and whether the webhook address can be bound (listen, then close).
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Env } from '../config/home.js';
 import { buildGhEnv, ghBinary, runGh } from '../delivery/gh-binary.js';
@@ -19,5 +20,16 @@ export function tryBind(host: string, port: number): Promise<BindResult> {
     const server = createServer();
     server.once('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, code: err.code ?? 'UNKNOWN', message: err.message }));
     server.listen({ host, port, exclusive: true }, () => server.close(() => resolve({ ok: true })));
+  });
+}
+
+/** One trial of bwrap with the namespaces the sandbox uses, around /bin/true (5 s at most). */
+export function tryBwrap(bwrap: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'];
+  return new Promise((resolve) => {
+    execFile(bwrap, args, { timeout: 5_000 }, (error, _stdout, stderr) => {
+      if (!error) return resolve({ ok: true });
+      resolve({ ok: false, message: (stderr.trim().split('\n').pop() ?? '') || error.message });
+    });
   });
 }

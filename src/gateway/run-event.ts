@@ -8,9 +8,9 @@ import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import { NoMainModelError } from '../agent/agent.js';
 import { createAgentRuntime } from '../agent/runtime.js';
-import { checkSkillName } from '../agent/tools/skills/skill-file.js';
 import { readSkill, skillsDir } from '../agent/tools/skills/skills.js';
 import type { RoutingDeps } from '../routing/call-model.js';
+import { checkName } from '../security/names.js';
 import type { Store } from '../store/types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { parseRouteSnapshot } from '../webhook/routes.js';
@@ -55,9 +55,9 @@ const PLAIN: PrPlan = { kind: 'plain' };
 async function firstSkill(deps: RunDeps, names: readonly string[], context: object): Promise<LoadedSkill | undefined> {
   const dir = skillsDir(deps.paths);
   for (const name of names) {
-    const badName = checkSkillName(name);
-    if (badName) {
-      deps.log.warn({ ...context, skill: name }, `skill ${badName}; trying the next one`);
+    const checked = checkName('skill', name);
+    if (!checked.ok) {
+      deps.log.warn({ ...context, skill: name }, `${checked.error}; trying the next one`);
       continue;
     }
     const entry = await readSkill(dir, name);
@@ -109,6 +109,8 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
     oauth: oauth.view,
     config: loaded.config,
     toolsets: snapshot.snapshot.toolsets ?? WEBHOOK_TOOLSETS,
+    runKind: 'gateway',
+    routeSandbox: snapshot.snapshot,
     store: deps.store,
     routing: deps.routing,
     instructions: webhookInstructions(snapshot.snapshot, record.event, skill),

@@ -4,13 +4,14 @@
 import * as z from 'zod/mini';
 import type { Config, WebhookRoute } from '../config/schema.js';
 import { DELIVER_TARGETS, ROUTE_SESSIONS, webhookRouteSchema } from '../config/schema.js';
+import { ROUTE_SANDBOX_MODES } from '../domain/sandbox-modes.js';
 
 export type RouteSource = 'config' | 'subscription';
 
 // Spelled out: the route schema is a loose object, whose index signature `Omit` would keep alone.
 export type ResolvedRoute = Pick<
   WebhookRoute,
-  'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra' | 'session' | 'commands' | 'coalesce_seconds'
+  'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra' | 'session' | 'commands' | 'coalesce_seconds' | 'sandbox' | 'sandbox_network' | 'sandbox_env'
 > & {
   readonly name: string;
   readonly source: RouteSource;
@@ -45,6 +46,9 @@ export function resolveRoutes(config: Readonly<Config>, subscriptions: Readonly<
       session: route.session,
       commands: route.commands,
       coalesce_seconds: route.coalesce_seconds,
+      ...(route.sandbox !== undefined ? { sandbox: route.sandbox } : {}),
+      ...(route.sandbox_network !== undefined ? { sandbox_network: route.sandbox_network } : {}),
+      ...(route.sandbox_env !== undefined ? { sandbox_env: route.sandbox_env } : {}),
     });
   for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) add(name, route, 'config');
   const shadowed: string[] = [];
@@ -68,6 +72,10 @@ const routeSnapshotSchema = z.object({
   // Absent in events accepted before PR reviews: a session per event, no commands.
   session: z.optional(z.enum(ROUTE_SESSIONS)),
   commands: z.optional(z.boolean()),
+  // Absent when the route leaves the sandbox to tools.terminal (and in events accepted before it).
+  sandbox: z.optional(z.enum(ROUTE_SANDBOX_MODES)),
+  sandbox_network: z.optional(z.boolean()),
+  sandbox_env: z.optional(z.array(z.string())),
 });
 
 export type RouteSnapshot = z.output<typeof routeSnapshotSchema>;
@@ -83,6 +91,9 @@ export function routeSnapshot(route: ResolvedRoute): string {
     deliver_extra: { ...route.deliver_extra },
     ...(route.session !== 'per_event' ? { session: route.session } : {}),
     ...(route.commands ? { commands: true } : {}),
+    ...(route.sandbox !== undefined ? { sandbox: route.sandbox } : {}),
+    ...(route.sandbox_network !== undefined ? { sandbox_network: route.sandbox_network } : {}),
+    ...(route.sandbox_env !== undefined ? { sandbox_env: [...route.sandbox_env] } : {}),
   };
   return JSON.stringify(snapshot);
 }

@@ -1,6 +1,6 @@
 // The pretest step's decisions about Chromium and strace: present, install, or stop with one command.
 import { describe, expect, it } from 'vitest';
-import { decideChromium, decideStrace } from '../../scripts/test-prerequisites.mjs';
+import { decideBubblewrap, decideChromium, decideStrace } from '../../scripts/test-prerequisites.mjs';
 
 const base = { path: '/usr/bin/chromium', custom: false, present: false, root: false, apt: true };
 
@@ -47,6 +47,17 @@ describe('decideStrace', () => {
     expect(decideStrace({ present: false, root: true, apt: false })).toEqual({
       action: 'stop',
       message: "the ingest durability test needs strace at /usr/bin/strace, which is missing; run: install strace with your system's package manager (at /usr/bin/strace)",
+    });
+  });
+});
+
+describe('decideBubblewrap', () => {
+  it('installs it as root with apt, else names the one command', () => {
+    expect(decideBubblewrap({ present: true, root: false, apt: false })).toEqual({ action: 'ok' });
+    expect(decideBubblewrap({ present: false, root: true, apt: true })).toEqual({ action: 'install' });
+    expect(decideBubblewrap({ present: false, root: false, apt: true })).toEqual({
+      action: 'stop',
+      message: 'the terminal sandbox tests need bwrap at /usr/bin/bwrap, which is missing; run: sudo apt-get install -y --no-install-recommends bubblewrap',
     });
   });
 });

@@ -93,6 +93,8 @@ export async function chat(options: ChatOptions): Promise<number> {
       env,
       oauth: oauth.view,
       config: loaded.config,
+      // The user's own terminal: no sandbox unless tools.terminal.sandbox is bubblewrap.
+      runKind: 'cli',
       ...(tty || !oneShot ? { askUser } : {}),
       onApproval: (request, decision) => {
         if (!decision.approved) process.stderr.write(`  ✗ not run: ${request.command} — ${decision.reason}\n`);

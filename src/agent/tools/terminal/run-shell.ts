@@ -12,8 +12,9 @@ import { spawn } from 'node:child_process';
 import { createOutputCap } from './output-cap.js';
 
 export type ShellRunRequest = {
-  readonly shell: string;
-  readonly command: string;
+  /** What is started: `<shell> -c <line>`, or bwrap with the same at its end (src/sandbox). */
+  readonly file: string;
+  readonly args: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly timeoutMs: number;
@@ -45,7 +46,7 @@ export function runShell(request: ShellRunRequest): Promise<ShellRun> {
   if (request.signal?.aborted) {
     return Promise.resolve({ kind: 'not_started', message: 'the run was cancelled' });
   }
-  const child = spawn(request.shell, ['-c', request.command], {
+  const child = spawn(request.file, request.args, {
     cwd: request.cwd,
     env: request.env,
     detached: true,

@@ -9,6 +9,8 @@ import type { Tool, ToolResult } from '../types.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
 import { buildChildEnv } from './child-env.js';
 import { runShell, type ShellRun } from './run-shell.js';
+import { commandToStart } from '../../../sandbox/sandbox-command.js';
+import { describePlan, type SandboxPlan } from '../../../sandbox/settings.js';
 
 export const TERMINAL_LIMITS = Object.freeze({
   defaultTimeoutSeconds: 120,
@@ -27,6 +29,12 @@ export type TerminalOptions = {
   readonly maxOutputBytes?: number;
   readonly killGraceMs?: number;
   readonly lingerMs?: number;
+  /** Where commands run: in bubblewrap or not (src/sandbox). Default: not. */
+  readonly sandbox?: SandboxPlan;
+  /** Never shown inside the sandbox: the user's home and Iris's home. */
+  readonly hiddenHomes?: { readonly home: string | undefined; readonly irisHomes: readonly string[] };
+  /** Told about each command that runs sandboxed, with its settings (for the log; never the environment). */
+  readonly onSandboxed?: (info: { readonly command: string; readonly cwd: string; readonly sandbox: string }) => void;
 };
 
 const args = z.strictObject({
@@ -57,7 +65,11 @@ export function createTerminalTool(options: TerminalOptions = {}): Tool {
       `Runs non-interactively (no TTY, empty stdin) with ${shell}. Each stream is capped at ` +
       `${Math.round(maxOutputBytes / 1024)} KiB (start and end kept). The user or the approval policy may refuse a ` +
       `command. Credentials are not in the environment. Start long-running background jobs with ` +
-      `their output redirected (cmd > log 2>&1 &).`,
+      `their output redirected (cmd > log 2>&1 &).` +
+      (options.sandbox?.kind === 'bubblewrap'
+        ? ` Commands run in a sandbox: only the workspace is visible (HOME is the workspace, /tmp is private), ` +
+          `the system folders are read-only${options.sandbox.network ? '' : ', and there is no network'}.`
+        : ''),
     args,
     readOnly: false,
     async run({ command, cwd, timeout_seconds }, context): Promise<ToolResult> {
@@ -71,11 +83,20 @@ export function createTerminalTool(options: TerminalOptions = {}): Tool {
       if (!decision.approved) return { ok: false, content: `command not run: ${decision.reason}` };
 
       const timeoutSeconds = timeout_seconds ?? TERMINAL_LIMITS.defaultTimeoutSeconds;
+      const env = options.env ?? process.env;
+      const plan = options.sandbox ?? { kind: 'off' };
+      const start = commandToStart(plan, { shell, command, workspace: context.workspaceRoot, cwd: where.path.absolute, env: buildChildEnv(env) }, {
+        env,
+        home: options.hiddenHomes?.home,
+        irisHomes: options.hiddenHomes?.irisHomes ?? [],
+      });
+      if (!start.ok) return { ok: false, content: start.error };
+      if (plan.kind !== 'off') options.onSandboxed?.({ command, cwd: where.path.absolute, sandbox: describePlan(plan) });
       const run = await runShell({
-        shell,
-        command,
+        file: start.file,
+        args: start.args,
         cwd: where.path.absolute,
-        env: buildChildEnv(options.env ?? process.env),
+        env: start.env,
         timeoutMs: timeoutSeconds * 1000,
         signal: context.signal,
         maxOutputBytes,
