@@ -63,18 +63,26 @@ function probes(): Record<string, string> {
     env: 'env | sort',
     network: `(printf 'GET /from-sandbox HTTP/1.0\\r\\n\\r\\n' >/dev/tcp/127.0.0.1/${canaryPort}) 2>&1; echo "exit=$?"`,
     write: `echo made-inside > inside.txt && cat inside.txt && touch ${join(home, 'planted')} 2>&1; echo "exit=$?"`,
+    // A link a command plants, for the file tools to follow out of the workspace (they must not).
+    link: `ln -s ${join(home, '.env')} leak.txt; echo "exit=$?"`,
   };
 }
 
 function scriptProbes(): void {
   const calls = Object.entries(probes()).map(([id, command]) => ({ id, name: 'run_command', arguments: { command } }));
-  fake.script('main-m', { kind: 'tool_calls', calls }, { kind: 'text', deltas: ['done'] }, { kind: 'text', deltas: ['Title'] });
+  fake.script(
+    'main-m',
+    { kind: 'tool_calls', calls },
+    { kind: 'tool_calls', calls: [{ id: 'readlink', name: 'read_file', arguments: { path: 'leak.txt' } }] },
+    { kind: 'text', deltas: ['done'] },
+    { kind: 'text', deltas: ['Title'] },
+  );
 }
 
-/** The tool results the model got, by call id. */
+/** The tool results the model got, by call id (from the last request to the main model, which carries them all). */
 function toolResults(): Record<string, string> {
-  const second = fake.requests.find((request) => (request.body as { messages: Array<{ role: string }> }).messages.some((m) => m.role === 'tool'));
-  const messages = (second!.body as { messages: Array<{ role: string; content: string; tool_call_id?: string }> }).messages;
+  const withTools = fake.requests.filter((request) => (request.body as { messages?: Array<{ role: string }> }).messages?.some((m) => m.role === 'tool'));
+  const messages = (withTools.at(-1)!.body as { messages: Array<{ role: string; content: string; tool_call_id?: string }> }).messages;
   return Object.fromEntries(messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id!, m.content]));
 }
 
@@ -125,7 +133,10 @@ describe('a webhook run in the sandbox (the default for gateway runs)', () => {
     // Each sandboxed command is logged with its settings, never its environment.
     const log = await readFile(join(home, 'logs', 'agent.log'), 'utf8');
     const lines = log.split('\n').filter((line) => line.includes('"msg":"sandboxed command"')).map((line) => JSON.parse(line) as { sandbox: string; cwd: string });
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
+    // The planted link is there, and read_file refuses to follow it out of the workspace.
+    expect(results.link).toContain('exit=0');
+    expect(results.readlink).toBe('path "leak.txt" leads outside the workspace through a symbolic link');
     expect(lines.every((line) => line.sandbox === 'bubblewrap (network off)' && line.cwd === workspace)).toBe(true);
     expect(log).not.toContain(SECRET_IN_PROCESS);
   });
