@@ -8,3 +8,7 @@ export declare const STRACE: string;
 export declare const APT_INSTALL_STRACE: readonly string[];
 export type StraceFacts = { present: boolean; root: boolean; apt: boolean };
 export declare function decideStrace(facts: StraceFacts): ChromiumDecision;
+export declare const BWRAP: string;
+export declare const APT_INSTALL_BUBBLEWRAP: readonly string[];
+export declare function decidePackage(facts: StraceFacts, tool: { pkg: string; path: string; needs: string }): ChromiumDecision;
+export declare function decideBubblewrap(facts: StraceFacts): ChromiumDecision;
