@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'tmp/'] },
+  { ignores: ['dist', 'dist/', '.builds/', 'dist.*.link', 'node_modules/', 'coverage/', 'tmp/'] },
   js.configs.recommended,
   // Type-aware rules: promises that nobody awaits or that land where a void callback is expected,
   // `any` leaking through JSON.parse and casts, assertions that assert nothing.

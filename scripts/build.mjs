@@ -8,11 +8,12 @@
 // cache turns it into a read. dist/cli/help.cjs declares every group, for help and unknown
 // commands; no command's code runs there.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { sep } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { build as buildPage } from 'vite';
+import { abandonBuild, currentInputsHash, finishBuild, inputsHash, startBuild } from './dist-swap.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -33,7 +34,18 @@ const lazyChildProcess = {
     });
   },
 };
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
+// A build writes a folder of its own and swaps it in for dist/ at the end (scripts/dist-swap.mjs):
+// a command run meanwhile uses the last build. Unchanged inputs skip the build; --force does not.
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const inputs = inputsHash(ROOT);
+if (!process.argv.includes('--force') && currentInputsHash(ROOT) === inputs) {
+  process.stdout.write('dist/ is up to date (the sources have not changed; --force builds anyway)\n');
+  process.exit(0);
+}
+const target = startBuild(ROOT);
+const OUT = relative(ROOT, target.outDir).split(sep).join('/');
+process.on('exit', (code) => code !== 0 && abandonBuild(target));
 
 // The command groups: one file each in src/cli/groups/ (all.ts lists them for help).
 const GROUPS = readdirSync(new URL('../src/cli/groups/', import.meta.url))
@@ -60,7 +72,7 @@ const RUN_TIME_PACKAGES = ['linkedom', '@mozilla/readability', 'turndown', 'prom
 
 const common = {
   bundle: true,
-  outdir: 'dist',
+  outdir: OUT,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   platform: 'node',
@@ -109,13 +121,15 @@ const help = await build({
   entryPoints: { 'cli/help': 'iris-entry:help' },
   plugins: [lazyChildProcess, virtualEntries, helpRunsNoCommand],
 });
-const result = { metafile: { inputs: { ...groups.metafile.inputs, ...help.metafile.inputs }, outputs: { ...groups.metafile.outputs, ...help.metafile.outputs } } };
+// Outputs named as they are read, dist/…, not by the folder they were built in.
+const asDist = (outputs) => Object.fromEntries(Object.entries(outputs).map(([name, output]) => [name.startsWith(`${OUT}/`) ? `dist/${name.slice(OUT.length + 1)}` : name, output]));
+const result = { metafile: { inputs: { ...groups.metafile.inputs, ...help.metafile.inputs }, outputs: asDist({ ...groups.metafile.outputs, ...help.metafile.outputs }) } };
 // The launcher: small, loaded by bin/iris with require() on every run but --version. It knows each
 // bundle by its content hash, which names the bundle's code cache (src/cli/launch.ts).
 const bundleHashes = Object.fromEntries(
   Object.keys(result.metafile.outputs)
     .filter((output) => output.endsWith('.cjs'))
-    .map((output) => [output.slice('dist/cli/'.length), createHash('sha256').update(readFileSync(output)).digest('hex').slice(0, 16)]),
+    .map((output) => [output.slice('dist/cli/'.length), createHash('sha256').update(readFileSync(join(target.outDir, output.slice('dist/'.length)))).digest('hex').slice(0, 16)]),
 );
 await build({
   ...common,
@@ -124,10 +138,13 @@ await build({
   metafile: false,
   sourcemap: false,
 });
-writeFileSync(new URL('../dist/metafile.json', import.meta.url), JSON.stringify(result.metafile));
+writeFileSync(join(target.outDir, 'metafile.json'), JSON.stringify(result.metafile));
 
-// The page's own config (src/dashboard/web/vite.config.ts) writes dist/dashboard/ only.
+// The page's own config (src/dashboard/web/vite.config.ts), writing into this build's dashboard/.
 await buildPage({
   configFile: fileURLToPath(new URL('../src/dashboard/web/vite.config.ts', import.meta.url)),
   logLevel: 'warn',
+  build: { outDir: join(target.outDir, 'dashboard') },
 });
+
+finishBuild(ROOT, target, inputs);

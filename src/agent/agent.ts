@@ -29,6 +29,7 @@ import {
   type StopReason,
 } from './turn-policy.js';
 import { errorMessage } from '../domain/error-message.js';
+import { NO_MAIN_MODEL } from '../domain/setup-hint.js';
 
 export type AgentDeps = {
   readonly store: Store;
@@ -124,7 +125,7 @@ export function createAgent(deps: AgentDeps) {
 
   async function newSession(source: string, main?: MainModel): Promise<AgentSession> {
     const chosen = main ?? configuredMain(deps.config);
-    if (!chosen) throw new NoMainModelError("no main model is configured (model: ''); set one with iris model set <provider> <model>");
+    if (!chosen) throw new NoMainModelError(NO_MAIN_MODEL);
     const record = await deps.store.createSession({ source, provider: chosen.provider, model: chosen.model });
     return { record, snapshot: sessionSnapshot(deps.config, deps.env, chosen, deps.oauth), messages: [], compressOnNextMessage: false };
   }

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
-import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
+import { snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
+import { callCounted, type RecordUsage } from './slot-usage.js';
 import { rotationOf } from '../log/rotation.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openStoreAt, storeTarget } from '../store/open-store.js';
@@ -73,10 +74,12 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   // So is vision. Images and pages are fetched through the fetch guard (tools.web), with the
   // same proxy settings as model calls.
   const guard = fetchGuardOf(config, env);
-  const vision = { ask: createVisionAsk(approvalRoutes, routing), downloadTimeoutMs: visionDownloadTimeoutMs(config), guard };
+  // Calls outside a turn are counted with no session, in the store opened below (by then).
+  const record: RecordUsage = (usage) => store.recordUsage(usage);
+  const vision = { ask: createVisionAsk(approvalRoutes, routing, record), downloadTimeoutMs: visionDownloadTimeoutMs(config), guard };
   // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
   const summarizeWeb: Summarize = async (prompt, signal) => {
-    const result = await callModel('web_extract', summaryRequest(prompt, signal), approvalRoutes, routing);
+    const result = await callCounted('web_extract', summaryRequest(prompt, signal), approvalRoutes, routing, record);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
   const web = { guard, summarize: summarizeWeb };
@@ -95,7 +98,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const store = options.store ?? (await openStoreAt(storeTarget(paths.statePath, env, config)));
 
   const scoreWithModel = async (command: string, cwd: string): Promise<ModelRiskScore> => {
-    const result = await callModel('approval', { messages: [{ role: 'user', content: buildApprovalPrompt(command, cwd) }], maxOutputTokens: 200 }, approvalRoutes, routing);
+    const result = await callCounted('approval', { messages: [{ role: 'user', content: buildApprovalPrompt(command, cwd) }], maxOutputTokens: 200 }, approvalRoutes, routing, record);
     if (!result.ok) return { ok: false, error: result.error.message };
     const score = parseRiskScore(result.text);
     return score ? { ok: true, level: score.level, reason: score.reason } : { ok: false, error: 'the approval model gave no readable score' };

@@ -3,7 +3,8 @@
 import type { Config } from '../config/schema.js';
 import { AUX_TASKS } from '../domain/slots.js';
 import type { TaskRequest } from '../routing/call-model.js';
-import { callModel, type RoutingDeps, type RoutingSnapshot } from '../routing/call-model.js';
+import type { RoutingDeps, RoutingSnapshot } from '../routing/call-model.js';
+import { callCounted, type RecordUsage } from './slot-usage.js';
 import type { AskVision } from './tools/vision/vision-analyze.js';
 import type { SideJobText } from './tools/types.js';
 import type { LoadedImage } from './tools/vision/load-image.js';
@@ -36,9 +37,10 @@ export function visionAskVia(call: (request: TaskRequest) => Promise<SideJobText
   };
 }
 
-export function createVisionAsk(routes: RoutingSnapshot, routing: RoutingDeps): AskVision {
+/** The vision slot outside a turn (an image in a chat message for a main model without sight), counted with no session. */
+export function createVisionAsk(routes: RoutingSnapshot, routing: RoutingDeps, record: RecordUsage): AskVision {
   return visionAskVia(async (request) => {
-    const result = await callModel('vision', request, routes, routing);
+    const result = await callCounted('vision', request, routes, routing, record);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   });
 }

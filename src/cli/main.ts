@@ -40,10 +40,27 @@ function buildProgram(argv: readonly string[], groups: CommandGroups): Command {
   return program;
 }
 
+/** The group named alone on the command line, when it has subcommands and no action of its own. */
+function bareGroup(program: Command, argv: readonly string[]): Command | undefined {
+  const word = commandWord(argv);
+  if (word === undefined || argv.indexOf(word) !== argv.length - 1) return undefined;
+  const command = program.commands.find((c) => c.name() === word);
+  // commander keeps a command's action in a field of its own; a group like `iris auth` has one.
+  const ownAction = (command as unknown as { _actionHandler?: unknown } | undefined)?._actionHandler;
+  return command && command.commands.length > 0 && !ownAction ? command : undefined;
+}
+
 export async function main(argv: readonly string[], groups: CommandGroups): Promise<number> {
   const program = buildProgram(argv, groups);
   if (argv.length === 0) {
     program.outputHelp();
+    return EXIT.ok;
+  }
+  // A group called without its subcommand (`iris kanban`) asked what it holds: its help on
+  // stdout, exit 0, as `gh pr` does (commander would print it on stderr as an error).
+  const group = bareGroup(program, argv);
+  if (group) {
+    group.outputHelp();
     return EXIT.ok;
   }
   try {
@@ -51,8 +68,8 @@ export async function main(argv: readonly string[], groups: CommandGroups): Prom
     return commandExitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // `iris help …` asked for help (exit code 0); a group called without its subcommand got
-      // help on stderr instead (exit code 1 from commander): a usage error.
+      // `iris help …` asked for help (exit code 0); any other help commander shows on its own
+      // (exit code 1) came with a usage error.
       const benign = ['commander.helpDisplayed', 'commander.version'];
       return benign.includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0) ? EXIT.ok : EXIT.usage;
     }

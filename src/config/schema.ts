@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { AUX_TASKS, type AuxTaskSpec } from '../domain/slots.js';
 import { NAME_PATTERN, NAME_RULE, NAME_WORDS } from '../domain/name-rule.js';
 import { describePattern } from './schema-walk.js';
+import { parseCidr } from '../domain/ip-address.js';
 import { ROUTE_SANDBOX_MODES, SANDBOX_MODES } from '../domain/sandbox-modes.js';
 
 export const API_MODES = ['chat_completions', 'codex_responses', 'anthropic_messages'] as const;
@@ -290,10 +291,20 @@ export const configSchema = z.looseObject({
     }),
     {},
   ),
-  /** web_extract: `allow_private` lets it read pages on private, loopback and link-local addresses. */
+  /**
+   * `web`: the fetch guard (docs/security.md) of every fetch whose address a stranger named
+   * (vision_analyze, web_extract, chat images, skills by URL, hub indexes): `allow_private` opens
+   * every address, `allow_cidrs` only the ranges listed.
+   */
   tools: z.prefault(
     z.looseObject({
-      web: z.prefault(z.looseObject({ allow_private: z._default(z.boolean(), false) }), {}),
+      web: z.prefault(
+        z.looseObject({
+          allow_private: z._default(z.boolean(), false),
+          allow_cidrs: z._default(z.array(z.string().check(z.refine((text) => parseCidr(text) !== undefined))), () => []),
+        }),
+        {},
+      ),
       /**
        * run_command's sandbox (docs/security.md): `auto` runs gateway runs (webhooks, chats) under
        * bubblewrap and `iris chat` without; `network` shares the network inside the sandbox.
@@ -367,4 +378,5 @@ export const ALLOWED_TEXT: ReadonlyArray<{ path: string; kind: 'key' | 'value'; 
     text: ROUTE_NAME_WORDS,
   },
   { path: 'mcp_servers.*', kind: 'key', text: 'server names made of letters, digits, _ and - (at most 64)' },
+  { path: 'tools.web.allow_cidrs.*', kind: 'value', text: 'an IP address or a CIDR range (10.0.0.0/8, fd00::/8)' },
 ];

@@ -11,8 +11,11 @@ export type SetCheck = { readonly ok: true } | { readonly ok: false; readonly co
 
 const FORCE_HINT = 'pass --force to write it anyway';
 
-/** `path` in the schema's own names (normalizeKeyPath). */
-export function checkSetTarget(path: readonly string[], value: Scalar): SetCheck {
+/**
+ * `unknown config key model.provder; did you mean model.provider?` when the schema does not know
+ * `path` (in the schema's own names), else undefined: `config set` and `config get` say it alike.
+ */
+export function unknownKeyMessage(path: readonly string[]): string | undefined {
   let schema = configSchema as Parameters<typeof childSchema>[0] | undefined;
   for (let depth = 0; depth < path.length; depth += 1) {
     const segment = path[depth] ?? '';
@@ -20,15 +23,17 @@ export function checkSetTarget(path: readonly string[], value: Scalar): SetCheck
     if (!next) {
       const parent = path.slice(0, depth);
       const guess = nearest(segment, knownKeysAt(configSchema, parent));
-      const key = path.join('.');
-      return {
-        ok: false,
-        code: 'invalid_key',
-        message: `unknown config key ${key}${guess ? `; did you mean ${[...parent, guess].join('.')}?` : ''} (${FORCE_HINT}, e.g. for an extension's key)`,
-      };
+      return `unknown config key ${path.join('.')}${guess ? `; did you mean ${[...parent, guess].join('.')}?` : ''}`;
     }
     schema = next;
   }
+  return undefined;
+}
+
+/** `path` in the schema's own names (normalizeKeyPath). */
+export function checkSetTarget(path: readonly string[], value: Scalar): SetCheck {
+  const unknown = unknownKeyMessage(path);
+  if (unknown !== undefined) return { ok: false, code: 'invalid_key', message: `${unknown} (${FORCE_HINT}, e.g. for an extension's key)` };
   if (path.at(-1) === 'provider' && typeof value === 'string') {
     // Aux slots (and only they) may say `auto`; an empty provider is the schema's business.
     const allowed: readonly string[] = path[0] === 'auxiliary' && path.length === 3 ? ['auto', ...PROVIDER_IDS] : PROVIDER_IDS;

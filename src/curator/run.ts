@@ -5,8 +5,8 @@ import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { skillsDir } from '../agent/tools/skills/skills.js';
-import { costOf, priceFor } from '../providers/catalog.js';
-import { callModel, snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
+import { callCounted } from '../agent/slot-usage.js';
+import { snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import { archiveSkills, type Archived } from './archive.js';
 import type { Proposal, SkillForReview } from './proposals.js';
@@ -40,21 +40,7 @@ export type CuratorRunOutcome =
 export async function runCuratorReview(deps: CuratorRunDeps, options: CuratorRunOptions): Promise<CuratorRunOutcome> {
   const routes = snapshotRoutes(deps.config, deps.env, deps.oauth);
   const ask: AskCurator = async (system, messages, maxOutputTokens) => {
-    const result = await callModel('curator', { system, messages, maxOutputTokens }, routes, deps.routing);
-    if (result.report.served && result.ok && result.usage) {
-      const { provider, model } = result.report.served;
-      await deps.store.recordUsage({
-        sessionId: null,
-        at: deps.now(),
-        provider,
-        model,
-        task: 'curator',
-        inputTokens: result.usage.inputTokens,
-        outputTokens: result.usage.outputTokens,
-        cachedTokens: result.usage.cachedInputTokens,
-        costUsd: costOf(priceFor(provider, model), result.usage),
-      });
-    }
+    const result = await callCounted('curator', { system, messages, maxOutputTokens }, routes, deps.routing, (record) => deps.store.recordUsage(record), deps.now);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
   const at = deps.now();

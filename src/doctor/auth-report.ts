@@ -3,6 +3,7 @@
 // token is stored and until when (never the token) — with no live probe (that is
 // `iris doctor`'s job). Pure: providers in use in, entries and text out.
 import { keySourceText, type ProviderUse } from './providers-in-use.js';
+import { SET_UP_MODEL } from '../domain/setup-hint.js';
 
 export const IDENTITY_STATUS = 'configured (live token probe skipped)';
 export const KEY_STATUS = 'configured (live probe skipped)';
@@ -97,7 +98,7 @@ function blockLines(use: ProviderUse, entry: AuthEntry): string[] {
   ];
 }
 
-export const NO_PROVIDERS_TEXT = 'No provider is in use yet: set the main model with iris model set <provider> <model>\n';
+export const NO_PROVIDERS_TEXT = `No provider is in use yet: ${SET_UP_MODEL}\n`;
 
 export function formatAuthText(uses: readonly ProviderUse[]): string {
   if (uses.length === 0) return NO_PROVIDERS_TEXT;

@@ -4,13 +4,15 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// The ground floor: domain (the shared vocabulary), config and store. Each may import node:
-// modules, packages, itself and the floors listed here, nothing else of the project: the layers
-// above (providers, routing, agent, cli, …) depend on these, never the other way round.
+// The ground floor: domain (the shared vocabulary), config and store, and net's outbound
+// plumbing just above config. Each may import node: modules, packages, itself and the floors
+// listed here, nothing else of the project: the layers above (providers, routing, agent, cli, …)
+// depend on these, never the other way round.
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'src/domain': [],
   'src/config': ['src/domain'],
   'src/store': ['src/domain'],
+  'src/net': ['src/config', 'src/log', 'src/domain'],
 };
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

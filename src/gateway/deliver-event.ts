@@ -2,6 +2,7 @@
 // `forge_comment` posts it with gh (retried with backoff). A delivery failure is logged and
 // recorded on the event, never sent to the code host (it has had its 202). A delivery cut off by a
 // shutdown leaves the event `done`, so the next start delivers it without re-running the agent.
+import { retryStoreWrite } from '../store/write-retry.js';
 import type { Env } from '../config/home.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, deliverForgeComment, deliveryMarker, findMarkedComment, type DeliverOptions } from '../delivery/forge-comment.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
@@ -79,9 +80,17 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
   const { deliver } = snapshot.snapshot;
   // Recorded before the event is marked delivered: a crash between the two delivers again, and
   // recording again is harmless.
+  // Retried while the store is away (write-retry.ts): delivering again instead would post the
+  // answer twice, and the window where that can happen must stay one store write (a crash).
   const delivered = async (attempts: number): Promise<void> => {
-    await recordPrDelivery(deps.threads, record, snapshot.snapshot);
-    await deps.inbox.markDelivered(record.id, attempts);
+    const recorded = await retryStoreWrite(
+      async () => {
+        await recordPrDelivery(deps.threads, record, snapshot.snapshot);
+        await deps.inbox.markDelivered(record.id, attempts);
+      },
+      { signal, onRetry: (err, attempt, retryInMs) => deps.log.warn({ ...context, err, attempt, retry_in_ms: retryInMs }, 'webhook delivery not recorded yet; trying again') },
+    );
+    if (!recorded.ok) throw new Error(`the delivery could not be recorded: ${recorded.reason}`);
   };
 
   if (deliver === 'log') {

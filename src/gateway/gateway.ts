@@ -32,6 +32,8 @@ import { createPrForges } from './pr-forges.js';
 import { runWebhookEvent } from './run-event.js';
 import { startCuratorSchedule, type CuratorScheduleHandle } from './curator-schedule.js';
 import { createWorkerPool } from './worker-pool.js';
+import { createHealthProbe } from './health-probe.js';
+import { readDiskSpace } from '../config/disk-space-read.js';
 import { enabledPlatformNames, platformRouteProblem, platformTargets } from '../platforms/delivery-target.js';
 import { startPlatformHost, type PlatformHost } from '../platforms/platform-host.js';
 import { isRunnablePlatform } from '../platforms/registry.js';
@@ -41,6 +43,7 @@ import { errorMessage } from '../domain/error-message.js';
 import { meteredDeliveries, meteredStore, routeLabel, timedRun } from './metrics/observe.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
 import { createMetricsEndpoint, METRICS_PATH, METRICS_TOKEN_ENV, metricsToken, withMetricsEndpoint } from './metrics/scrape.js';
+import { SET_UP_MODEL } from '../domain/setup-hint.js';
 
 export type GatewayOptions = {
   readonly paths: HomePaths;
@@ -145,7 +148,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const problems = [...webhookProblems, ...enabledRouteProblems(config, routes)];
   // Every run needs the main model; without one each accepted event would fail. A listener alone
   // runs nothing: its workers' homes need the model.
-  if (plan.works && !mainRoute(config)) problems.push("no main model is configured (model: ''), so no event could run; set one with iris model set <provider> <model>");
+  if (plan.works && !mainRoute(config)) problems.push(`no main model is configured (model: ''), so no event could run; ${SET_UP_MODEL}`);
   if (problems.length > 0) return { ok: false, code: 'config', problems };
 
   // Buffered writes: a line per accepted event must not cost a write syscall on the request path.
@@ -273,6 +276,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         accepted.set(route, (accepted.get(route) ?? 0) + 1);
       },
       ...(metrics ? { onAnswered: (name: string | undefined, status: number) => metrics.answered(routeLabel(name, currentRoutes()), status) } : {}),
+      health: createHealthProbe({ pingStore: () => store.webhooks.depth(), readDisk: () => readDiskSpace(paths.dir) }),
     });
     const served = withPlatformRoutes(platforms?.httpRoutes ?? [], handler);
     server = createGatewayServer(metrics ? withMetricsEndpoint(createMetricsEndpoint(metrics, scrapeToken), served) : served, extra.body_timeout * 1000);

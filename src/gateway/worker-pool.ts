@@ -6,6 +6,7 @@ import type { ListenerLog } from '../webhook/listener.js';
 import type { RunOutcome } from './run-event.js';
 import { errorMessage } from '../domain/error-message.js';
 import { createClaimPump } from './claim-pump.js';
+import { isTransientStoreFailure, retryStoreWrite } from '../store/write-retry.js';
 
 export type WorkerPoolOptions = {
   readonly concurrency: number;
@@ -30,6 +31,8 @@ export type WorkerPoolOptions = {
    * store shared by several workers (PostgreSQL).
    */
   readonly adoptDeliveriesEveryMs?: number;
+  /** The pauses between tries of recording an outcome the store failed (write-retry.ts; tests shorten them). */
+  readonly writeRetryMs?: readonly number[];
 };
 
 export const MAX_RUN_ATTEMPTS = 3;
@@ -67,41 +70,64 @@ export function createWorkerPool(options: WorkerPoolOptions) {
 
   async function process(record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
     const context = { id: record.id, route: record.route, event: record.event, delivery_id: record.deliveryId };
-    let outcome: RunOutcome;
+    let outcome: RunOutcome | { readonly kind: 'store_away'; readonly reason: string };
     try {
       outcome = await options.run(record, signal);
     } catch (err) {
-      outcome = { kind: 'failed', reason: `internal error: ${errorMessage(err)}` };
+      // The store failing under the run (a database restart, a full disk) is no fault of the
+      // event: it runs again once the store is back, rather than being failed for good.
+      outcome = isTransientStoreFailure(err) ? { kind: 'store_away', reason: errorMessage(err) } : { kind: 'failed', reason: `internal error: ${errorMessage(err)}` };
     }
-    try {
-      if (outcome.kind === 'interrupted') {
-        await inbox.releaseRun(record.id);
-        log.info(context, 'webhook run interrupted by shutdown; it runs again at the next start');
-        return;
-      }
-      if (outcome.kind === 'skipped') {
-        await inbox.skip(record.id, outcome.reason);
-        log.info({ ...context, reason: outcome.reason }, `webhook event skipped: ${outcome.reason}`);
-        return;
-      }
-      if (outcome.kind === 'failed') {
-        await inbox.fail(record.id, outcome.reason);
-        log.error({ ...context, reason: outcome.reason }, `webhook run failed: ${outcome.reason}`);
-        return;
-      }
-      // Stored first: a crash from here on delivers this output, and never runs the agent again.
-      if (!(await inbox.finishRun(record.id, outcome.output, outcome.deliverAs))) {
-        // This worker lost its claim while the run went on (its lease lapsed: the database was out
-        // of reach for longer than the lease); the worker that took the event over answers it.
-        log.warn(context, 'webhook run finished after another worker took the event over; this answer is dropped');
-        return;
-      }
-      log.info({ ...context, chars: outcome.output.length }, 'webhook run finished');
-      const stored = await inbox.get(record.id);
-      if (stored) await deliver(stored, signal);
-    } catch (err) {
-      log.error({ ...context, err: errorMessage(err) }, 'webhook run could not be recorded');
+    // Every outcome is recorded, the store failing or not: a run left `running` under this live
+    // worker renews its lease, and its PR's later events wait behind it until a restart. A store
+    // that is away is waited for (write-retry.ts); a write it refuses fails the event with why.
+    const persist = <T>(write: () => Promise<T>) =>
+      retryStoreWrite(write, {
+        signal,
+        ...(options.writeRetryMs ? { delaysMs: options.writeRetryMs } : {}),
+        onRetry: (err, attempt, retryInMs) => log.warn({ ...context, err, attempt, retry_in_ms: retryInMs }, 'webhook run outcome not recorded yet; trying again'),
+      });
+    const unrecorded = (reason: string) => log.error({ ...context, err: reason }, 'webhook run could not be recorded; it runs again after the lease or at the next start');
+    if (outcome.kind === 'interrupted' || outcome.kind === 'store_away') {
+      const released = await persist(() => inbox.releaseRun(record.id));
+      if (!released.ok) unrecorded(released.reason);
+      else if (outcome.kind === 'interrupted') log.info(context, 'webhook run interrupted by shutdown; it runs again at the next start');
+      else log.warn({ ...context, err: outcome.reason }, 'webhook run cut off by a store failure; it runs again');
+      return;
     }
+    if (outcome.kind === 'skipped') {
+      const skipped = await persist(() => inbox.skip(record.id, outcome.reason));
+      if (skipped.ok) log.info({ ...context, reason: outcome.reason }, `webhook event skipped: ${outcome.reason}`);
+      else unrecorded(skipped.reason);
+      return;
+    }
+    if (outcome.kind === 'failed') {
+      const failed = await persist(() => inbox.fail(record.id, outcome.reason));
+      if (failed.ok) log.error({ ...context, reason: outcome.reason }, `webhook run failed: ${outcome.reason}`);
+      else unrecorded(failed.reason);
+      return;
+    }
+    // Stored first: a crash from here on delivers this output, and never runs the agent again.
+    const finished = await persist(() => inbox.finishRun(record.id, outcome.output, outcome.deliverAs));
+    if (!finished.ok) {
+      if (signal.aborted) return unrecorded(finished.reason);
+      const why = `the answer could not be stored: ${finished.reason}`;
+      const failed = await persist(() => inbox.fail(record.id, why));
+      if (failed.ok) log.error({ ...context, reason: why }, `webhook run failed: ${why}`);
+      else unrecorded(failed.reason);
+      return;
+    }
+    if (!finished.value) {
+      // This worker lost its claim while the run went on (its lease lapsed: the database was out
+      // of reach for longer than the lease); the worker that took the event over answers it.
+      log.warn(context, 'webhook run finished after another worker took the event over; this answer is dropped');
+      return;
+    }
+    log.info({ ...context, chars: outcome.output.length }, 'webhook run finished');
+    const stored = await persist(() => inbox.get(record.id));
+    if (stored.ok && stored.value) await deliver(stored.value, signal);
+    // Not readable now: the delivery is adopted at the next look for pending deliveries.
+    else if (!stored.ok) log.error({ ...context, err: stored.reason }, 'webhook run finished but cannot be read back for delivery; delivered at the next start');
   }
 
   // A push waiting out its coalescing window is claimable later without any new arrival to wake

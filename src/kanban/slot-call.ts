@@ -1,8 +1,8 @@
 // The kanban slots outside a session (the CLI): callModel on the config's routes, so a pinned
 // slot, `auto` (the main model) and the fallback chain all apply; usage is recorded under the
 // slot's task with no session.
-import { costOf, priceFor } from '../providers/catalog.js';
-import { callModel, type RoutingDeps, type RoutingSnapshot } from '../routing/call-model.js';
+import { callCounted } from '../agent/slot-usage.js';
+import type { RoutingDeps, RoutingSnapshot } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import type { AskKanbanSlot } from './refine.js';
 
@@ -11,22 +11,7 @@ const KANBAN_MAX_OUTPUT_TOKENS = 4000;
 
 export function createKanbanAsk(routes: RoutingSnapshot, routing: RoutingDeps, store: Store, now: () => number = Date.now): AskKanbanSlot {
   return async (slot, system, messages) => {
-    const result = await callModel(slot, { system, messages, maxOutputTokens: KANBAN_MAX_OUTPUT_TOKENS }, routes, routing);
-    const served = result.report.served;
-    if (result.ok && served && result.usage) {
-      const usage = result.usage;
-      await store.recordUsage({
-        sessionId: null,
-        at: now(),
-        provider: served.provider,
-        model: served.model,
-        task: slot,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-        cachedTokens: usage.cachedInputTokens,
-        costUsd: costOf(priceFor(served.provider, served.model), usage),
-      });
-    }
+    const result = await callCounted(slot, { system, messages, maxOutputTokens: KANBAN_MAX_OUTPUT_TOKENS }, routes, routing, (record) => store.recordUsage(record), now);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
 }

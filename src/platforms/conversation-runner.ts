@@ -17,6 +17,7 @@ import type { RoutingDeps } from '../routing/call-model.js';
 import { createAuditLog } from '../security/audit-log.js';
 import type { InboundRecord, NewOutboxMessage } from '../store/platform-types.js';
 import type { Store } from '../store/types.js';
+import { isTransientStoreFailure, retryStoreWrite } from '../store/write-retry.js';
 import { parseChatCommand, type ChatCommand } from './chat-commands.js';
 import { chatHelp, chatRoleOf, decideCommand, platformOwners, type ChatRole } from './chat-roles.js';
 import { createOwnerCommands } from './owner-commands.js';
@@ -39,6 +40,8 @@ export type ConversationRunnerDeps = {
   readonly onHomeChannel?: (platform: PlatformName, chatId: string) => void;
   /** logs/audit.log's rotation (config.logging); the default rotation without it. */
   readonly auditRotation?: Rotation;
+  /** The pauses between tries of recording an outcome the store failed (write-retry.ts; tests shorten them). */
+  readonly writeRetryMs?: readonly number[];
 };
 
 /** A message whose run was cut off this many times (crashes) is answered with an apology instead. */
@@ -193,23 +196,44 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
     try {
       outcome = await answer(record, signal);
     } catch (err) {
-      outcome = { kind: 'failed', text: 'Sorry, something went wrong while answering.', error: `internal error: ${errorMessage(err)}` };
-    }
-    try {
-      if (outcome.kind === 'interrupted') {
-        await store.platforms.releaseInbound(record.id);
-        log.info(context, 'platform run interrupted by shutdown; it runs again at the next start');
+      if (isTransientStoreFailure(err) && !signal.aborted) {
+        // The store failed under the run (a database restart, a full disk): no fault of the
+        // message, which runs again once the store is back.
+        const released = await retryStoreWrite(() => store.platforms.releaseInbound(record.id), { signal });
+        log.warn({ ...context, err: errorMessage(err), released: released.ok }, 'platform run cut off by a store failure; it runs again');
         return;
       }
-      const adapter = deps.adapters.get(record.platform);
-      const replies: NewOutboxMessage[] = replyParts(adapter, record.platform, { chatId: record.chatId, threadId: record.threadId }, outcome.text, `inbound:${record.id}`);
-      await store.platforms.finishInbound(record.id, { state: outcome.kind, ...(outcome.error ? { error: outcome.error } : {}) }, replies);
-      if (outcome.kind === 'failed') log.error({ ...context, reason: outcome.error }, `platform message not answered: ${outcome.error}`);
-      else log.info({ ...context, parts: replies.length }, 'platform message answered');
-      deps.onReplies();
-    } catch (err) {
-      log.error({ ...context, err: errorMessage(err) }, 'platform run could not be recorded; it runs again at the next start');
+      outcome = { kind: 'failed', text: 'Sorry, something went wrong while answering.', error: `internal error: ${errorMessage(err)}` };
     }
+    // Recorded whatever the store does meanwhile: a message left `running` by this live process
+    // holds its conversation until a restart. A store that is away is waited for; a write it
+    // refuses (the answer cannot be stored) has the message failed without its reply instead.
+    const persist = (write: () => Promise<void>) =>
+      retryStoreWrite(write, {
+        signal,
+        ...(deps.writeRetryMs ? { delaysMs: deps.writeRetryMs } : {}),
+        onRetry: (err, attempt, retryInMs) => log.warn({ ...context, err, attempt, retry_in_ms: retryInMs }, 'platform run outcome not recorded yet; trying again'),
+      });
+    const unrecorded = (reason: string) => log.error({ ...context, err: reason }, 'platform run could not be recorded; it runs again at the next start');
+    if (outcome.kind === 'interrupted') {
+      const released = await persist(() => store.platforms.releaseInbound(record.id));
+      if (released.ok) log.info(context, 'platform run interrupted by shutdown; it runs again at the next start');
+      else unrecorded(released.reason);
+      return;
+    }
+    const adapter = deps.adapters.get(record.platform);
+    const replies: NewOutboxMessage[] = replyParts(adapter, record.platform, { chatId: record.chatId, threadId: record.threadId }, outcome.text, `inbound:${record.id}`);
+    const finished = outcome;
+    let recorded = await persist(() => store.platforms.finishInbound(record.id, { state: finished.kind, ...(finished.error ? { error: finished.error } : {}) }, replies));
+    if (!recorded.ok && !signal.aborted) {
+      const why = `the answer could not be stored: ${recorded.reason}`;
+      recorded = await persist(() => store.platforms.finishInbound(record.id, { state: 'failed', error: why }, []));
+      if (recorded.ok) return void log.error({ ...context, reason: why }, `platform message not answered: ${why}`);
+    }
+    if (!recorded.ok) return unrecorded(recorded.reason);
+    if (outcome.kind === 'failed') log.error({ ...context, reason: outcome.error }, `platform message not answered: ${outcome.error}`);
+    else log.info({ ...context, parts: replies.length }, 'platform message answered');
+    deps.onReplies();
   }
 
   const pump = createClaimPump({

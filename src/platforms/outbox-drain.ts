@@ -6,6 +6,7 @@ import { errorMessage } from '../domain/error-message.js';
 import type { OutboxRecord } from '../store/platform-types.js';
 import type { Store } from '../store/types.js';
 import { afterSend, OUTBOX_RETRY_MS } from './outbox-policy.js';
+import { retryStoreWrite } from '../store/write-retry.js';
 import type { PlatformAdapter, PlatformLog, PlatformName, SendResult } from './types.js';
 
 export type OutboxDrainDeps = {
@@ -15,6 +16,8 @@ export type OutboxDrainDeps = {
   readonly nowMs?: () => number;
   /** The pauses between tries (tests shorten them). */
   readonly retryMs?: readonly number[];
+  /** The pauses between tries of recording an outcome the store failed (write-retry.ts; tests shorten them). */
+  readonly writeRetryMs?: readonly number[];
   /** How often the outbox is looked at without being woken. */
   readonly everyMs?: number;
   readonly onOutcome?: (platform: PlatformName, outcome: 'sent' | 'retry' | 'failed') => void;
@@ -47,15 +50,29 @@ async function sendOne(deps: OutboxDrainDeps, adapter: PlatformAdapter, record: 
   }
   const next = afterSend(result, record.attempts, nowMs(), deps.retryMs ?? OUTBOX_RETRY_MS);
   deps.onOutcome?.(record.platform, next.kind);
+  // Only when stopping (or a refusal of both writes): the row is recovered at the next start.
+  const unrecorded = (reason: string) => log.error({ ...context, outcome: next.kind, err: reason }, 'platform message outcome could not be recorded; it is recovered at the next start');
+  // The outcome must be recorded: a row left `sending` by this live process would hold its chat
+  // until a restart. A store that is away is waited for; one that refuses the write has the row
+  // failed instead (with why), so the chat's next messages go.
+  const retry = { signal, delaysMs: deps.writeRetryMs, onRetry: (err: string, attempt: number, retryInMs: number) => log.warn({ ...context, err, attempt, retry_in_ms: retryInMs }, 'platform message outcome not recorded yet; trying again') };
+  const persist = (write: () => Promise<void>) => retryStoreWrite(write, retry);
   if (next.kind === 'sent') {
-    await store.platforms.markSent(record.id, next.messageId);
-    log.debug(context, 'platform message sent');
+    let recorded = await persist(() => store.platforms.markSent(record.id, next.messageId));
+    if (!recorded.ok && !signal.aborted) {
+      const why = `sent, but the store refused to record it: ${recorded.reason}`;
+      recorded = await persist(() => store.platforms.markFailed(record.id, why));
+    }
+    if (recorded.ok) log.debug(context, 'platform message sent');
+    else unrecorded(recorded.reason);
   } else if (next.kind === 'retry') {
-    await store.platforms.scheduleRetry(record.id, next.at, next.reason);
-    log.warn({ ...context, reason: next.reason, retry_in_ms: next.at - nowMs() }, `platform message not sent, retried later: ${next.reason}`);
+    const recorded = await persist(() => store.platforms.scheduleRetry(record.id, next.at, next.reason));
+    if (recorded.ok) log.warn({ ...context, reason: next.reason, retry_in_ms: next.at - nowMs() }, `platform message not sent, retried later: ${next.reason}`);
+    else unrecorded(recorded.reason);
   } else {
-    await store.platforms.markFailed(record.id, next.reason);
-    log.error({ ...context, reason: next.reason }, `platform message not sent: ${next.reason}`);
+    const recorded = await persist(() => store.platforms.markFailed(record.id, next.reason));
+    if (recorded.ok) log.error({ ...context, reason: next.reason }, `platform message not sent: ${next.reason}`);
+    else unrecorded(recorded.reason);
   }
 }
 

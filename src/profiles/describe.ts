@@ -8,9 +8,11 @@ import { loadConfig, updateConfig } from '../config/store.js';
 import { setScalarIn } from '../config/yaml-document.js';
 import { listSkills, skillsDir } from '../agent/tools/skills/skills.js';
 import { rotationOf } from '../log/rotation.js';
-import { callModel, snapshotRoutes } from '../routing/call-model.js';
+import { callCounted } from '../agent/slot-usage.js';
+import { snapshotRoutes } from '../routing/call-model.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openStoreAt, storeTarget, type StoreTarget } from '../store/open-store.js';
+import type { UsageRecord } from '../store/types.js';
 import { isDirectory } from './current.js';
 import { buildDescribePrompt, DESCRIBE_FIX, DESCRIBE_SYSTEM, parseDescription } from './describe-prompt.js';
 import { profileExists } from './manage.js';
@@ -64,10 +66,20 @@ export async function describeProfile(baseDir: string, name: string, processEnv:
   const oauth = await loadOAuthView(paths);
   const routes = snapshotRoutes(loaded.config, env, oauth.view);
   const routing = createRoutingDeps(paths, env, { rotation: rotationOf(loaded.config.logging) });
+  // Counted in that profile's own `iris usage`, as every model call is.
+  const target = storeTarget(paths.statePath, env, loaded.config);
+  const record = async (usage: UsageRecord) => {
+    const store = await openStoreAt(target);
+    try {
+      await store.recordUsage(usage);
+    } finally {
+      await store.close();
+    }
+  };
   const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [{ role: 'user', content: prompt }];
   // One retry: a blank answer is sent back once with a request to fix it.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await callModel('profile_describer', { system: DESCRIBE_SYSTEM, messages, maxOutputTokens: MAX_OUTPUT_TOKENS }, routes, routing);
+    const result = await callCounted('profile_describer', { system: DESCRIBE_SYSTEM, messages, maxOutputTokens: MAX_OUTPUT_TOKENS }, routes, routing, record);
     if (!result.ok) return { ok: false, code: 'model_failed', message: `profile_describer: ${result.error.message}` };
     const parsed = parseDescription(result.text);
     if (parsed.ok) {

@@ -86,7 +86,7 @@ describe('resolveCandidates', () => {
   it('warns when no main model is configured, and still offers discovery', () => {
     const resolution = resolveCandidates(cfg({}), { ANTHROPIC_API_KEY: 'c' }, 'title_generation');
     expect(resolution.warnings.map((w) => w.message)).toEqual([
-      "title_generation: no main model is configured (model: ''); set one with iris model set <provider> <model>",
+      "title_generation: no main model is configured (model: ''); run iris setup (or iris model set <provider> <model>)",
     ]);
     expect(resolution.candidates.map((c) => [c.provider, c.unusable ?? null])).toEqual([
       ['openrouter', { code: 'no_credential', message: 'no credential (set OPENROUTER_API_KEY)', missing: 'OPENROUTER_API_KEY' }],

@@ -17,6 +17,7 @@ import { AGGREGATOR } from '../domain/provider-ids.js';
 import type { ProviderRoute } from '../providers/route.js';
 import { splitExtraBody } from '../providers/extra-body.js';
 import { AUX_TASK_IDS, type AuxTaskId } from '../domain/slots.js';
+import { NO_MAIN_MODEL } from '../domain/setup-hint.js';
 
 export type SlotId = 'main' | AuxTaskId;
 
@@ -214,7 +215,7 @@ export function resolveCandidates(config: Cfg, env: Env, slot: SlotId, oauth: OA
       message: `${slot}: auxiliary.${slot} names ${own.route.provider} but no model, and ${own.route.provider} has no default model; set auxiliary.${slot}.model`,
     });
   } else if (slot === 'main' || own.reason === 'auto') {
-    warnings.push({ slot, code: 'no_main_model', message: `${slot}: no main model is configured (model: ''); set one with iris model set <provider> <model>` });
+    warnings.push({ slot, code: 'no_main_model', message: `${slot}: ${NO_MAIN_MODEL}` });
   }
 
   const ignored = splitExtraBody(own.extra?.extraBody).ignored;

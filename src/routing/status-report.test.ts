@@ -48,7 +48,7 @@ describe('buildStatusReport', () => {
     ]);
     expect(r.providers).toEqual([]);
     expect(r.warnings).toHaveLength(1);
-    expect(r.warnings[0]?.message).toBe("every slot: no main model is configured (model: ''); set one with iris model set <provider> <model>");
+    expect(r.warnings[0]?.message).toBe("every slot: no main model is configured (model: ''); run iris setup (or iris model set <provider> <model>)");
     expect(r.warnings[0]?.slots).toHaveLength(12);
   });
 

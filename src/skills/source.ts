@@ -1,16 +1,16 @@
-// Reading a hub index or a SKILL.md from where it lives: an http(s) URL (one timer for the whole
-// download, reading stops at the cap) or a local path (size checked before reading). Failures are
-// values with a sentence that names the source.
+// Reading a hub index or a SKILL.md from where it lives: an http(s) URL (through the fetch guard,
+// since a hub names its entries' URLs; one timer for the whole download, reading stops at the cap)
+// or a local path (size checked before reading). Failures are values with a sentence that names
+// the source.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Dispatcher } from 'undici';
 import { downloadBytes, isHttpUrl } from '../agent/tools/vision/download.js';
 import { errnoMessage } from '../config/result.js';
+import type { FetchGuard } from '../net/fetch-guard.js';
 
 export type SourceOptions = {
   readonly timeoutMs: number;
   readonly maxBytes: number;
-  readonly dispatcher?: Dispatcher;
 };
 
 export type SourceRead = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly error: string };
@@ -19,9 +19,10 @@ export type ReadSource = (source: string, options: SourceOptions) => Promise<Sou
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
-export const readSource: ReadSource = async (source, options) => {
+/** Reads sources, fetching URLs through `guard` (tools.web, the proxy). */
+export const sourceReader = (guard: FetchGuard): ReadSource => async (source, options) => {
   if (isHttpUrl(source)) {
-    const download = await downloadBytes(source, { ...options, accept: 'application/json, text/markdown, text/plain, */*' });
+    const download = await downloadBytes(source, { ...options, guard, accept: 'application/json, text/markdown, text/plain, */*' });
     return download.ok ? { ok: true, bytes: download.bytes } : download;
   }
   const path = resolve(source);

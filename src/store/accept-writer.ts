@@ -31,8 +31,13 @@ export type AcceptWriter = {
 
 type Reply =
   | { readonly ready: true }
-  | { readonly seq: number; readonly outcomes: AcceptOutcome[] }
-  | { readonly seq: number; readonly error: { readonly message: string; readonly code?: string } };
+  /** Per event: its outcome, or why that event alone could not be written (the batch was split). */
+  | { readonly seq: number; readonly outcomes: (AcceptOutcome | { readonly error: WriterError })[] }
+  | { readonly seq: number; readonly error: WriterError };
+
+type WriterError = { readonly message: string; readonly code?: string };
+
+const failureOf = (error: WriterError, path: string): StoreError => toStoreError(Object.assign(new Error(error.message), { code: error.code }), path);
 
 // CommonJS on purpose: an eval'd worker has require(), and the driver is a CommonJS native addon.
 const WORKER_SOURCE = `
@@ -40,6 +45,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const errorOf = (err) => ({ message: String((err && err.message) || err), code: err && err.code });
+const WHOLE_STORE_FAILURE = /^SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|CORRUPT|CANTOPEN|NOMEM|NOTADB|PERM)/;
 function open() {
   const db = new Database(workerData.path, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
   db.pragma('synchronous = FULL');
@@ -116,7 +122,20 @@ function serve(db) {
     try {
       parentPort.postMessage({ seq: message.seq, outcomes: acceptBatch.immediate(message.batch) });
     } catch (err) {
-      parentPort.postMessage({ seq: message.seq, error: errorOf(err) });
+      // One event the database refuses must not fail its neighbours: the batch is written again
+      // one event at a time. A store that cannot write at all (full, failing, locked) fails them all.
+      if (message.batch.length === 1 || WHOLE_STORE_FAILURE.test(String(err && err.code))) {
+        parentPort.postMessage({ seq: message.seq, error: errorOf(err) });
+      } else {
+        const outcomes = message.batch.map((item) => {
+          try {
+            return acceptBatch.immediate([item])[0];
+          } catch (itemErr) {
+            return { error: errorOf(itemErr) };
+          }
+        });
+        parentPort.postMessage({ seq: message.seq, outcomes });
+      }
     }
     if (++batchesSinceLook >= LOOK_EVERY_BATCHES) {
       batchesSinceLook = 0;
@@ -174,7 +193,7 @@ export function startAcceptWriter(driverPath: string, path: string, options: Acc
         return;
       }
       if ('error' in reply && reply.seq === -1) {
-        rejectStart(toStoreError(Object.assign(new Error(reply.error.message), { code: reply.error.code }), path));
+        rejectStart(failureOf(reply.error, path));
         return;
       }
       const done = inFlight.get(reply.seq);
@@ -183,10 +202,14 @@ export function startAcceptWriter(driverPath: string, path: string, options: Acc
       // What arrived during that write goes now, as one batch, before the answers are handed out.
       if (queued.length > 0) send();
       if ('error' in reply) {
-        const failure = toStoreError(Object.assign(new Error(reply.error.message), { code: reply.error.code }), path);
+        const failure = failureOf(reply.error, path);
         for (const p of done) p.reject(failure);
       } else {
-        done.forEach((p, i) => p.resolve(reply.outcomes[i]!));
+        done.forEach((p, i) => {
+          const outcome = reply.outcomes[i]!;
+          if ('error' in outcome) p.reject(failureOf(outcome.error, path));
+          else p.resolve(outcome);
+        });
       }
       if (inFlight.size === 0 && queued.length === 0) onIdle?.();
     });

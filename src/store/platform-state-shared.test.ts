@@ -190,6 +190,21 @@ describe('store.platforms shared by two processes (postgres)', () => {
       expect(await a.platforms.outboxDepth()).toBe(0);
     });
 
+    it('a worker whose lease lapsed cannot undo the send of the worker that took the row over', async () => {
+      const other = await stores.reopen({ now: () => clock, worker: 'far-host:4242:1' });
+      const [id] = await a.platforms.enqueue([outbox({ text: 'once' })]);
+      expect((await a.platforms.claimDueOutbox('telegram', clock, 1)).map((m) => m.id)).toEqual([id]);
+      clock += LEASE_MS + 1; // a stalls past its lease (renewals failed: the database was away)
+      expect((await other.platforms.claimDueOutbox('telegram', clock, 1)).map((m) => m.id)).toEqual([id]);
+      await other.platforms.markSent(id!, 'sent-by-other');
+      // a's late outcome of its own try: none may turn the sent row back (it would go out twice).
+      await a.platforms.scheduleRetry(id!, clock, 'timed out');
+      await a.platforms.markFailed(id!, 'gave up');
+      await a.platforms.markSent(id!, 'sent-by-a');
+      expect(await a.platforms.getOutbox(id!)).toMatchObject({ state: 'sent', sentMessageId: 'sent-by-other', attempts: 1 });
+      expect(await a.platforms.claimDueOutbox('telegram', clock + 600_000, 5)).toEqual([]);
+    });
+
     it('stores one copy of a reply both processes enqueue at once, and both get its id', async () => {
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).platforms.enqueue([outbox({ origin: 'webhook:e1', part: 0 })])));
       expect(new Set(results.flat()).size).toBe(1);

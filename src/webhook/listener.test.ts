@@ -100,10 +100,43 @@ describe('webhook handler', () => {
 
   it('12: a store that cannot write → 503 and nothing accepted; the listener keeps answering', async () => {
     await store.close();
-    expect(await postEvent(url, 'signed', { a: 1 }, { secret: 's', delivery: 'lost-1' })).toMatchObject({ status: 503, json: { error: 'Storage unavailable' } });
+    const refused = await postEvent(url, 'signed', { a: 1 }, { secret: 's', delivery: 'lost-1' });
+    expect(refused).toMatchObject({ status: 503, json: { error: 'Storage unavailable' } });
+    // The sender is told when to try again (a full disk, a database restarting).
+    expect(refused.headers['retry-after']).toBe('5');
     expect(accepted).toEqual([]);
     expect(logged.some(([level]) => level === 'error')).toBe(true);
     expect(await send(url, { method: 'GET', path: '/health' })).toMatchObject({ status: 200 });
+  });
+
+  it('/health reports the store and the disk from the probe: 503 while the store is out of reach', async () => {
+    const probed = createServer(
+      createWebhookHandler({
+        routes: () => routes,
+        inbox: store.webhooks,
+        limiter: createSlidingWindowLimiter({ limit: 2, nowMs: () => clock }),
+        rateLimit: 2,
+        maxBodyBytes: 1024,
+        bodyTimeoutMs: 1000,
+        nowMs: () => clock,
+        log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+        onAccepted: () => {},
+        health: async () => (healthy ? { store: 'ok', disk: { freeBytes: 1, totalBytes: 100, low: true } } : { store: 'unreachable' }),
+      }),
+    );
+    let healthy = true;
+    await new Promise<void>((resolve) => probed.listen(0, '127.0.0.1', resolve));
+    const probedUrl = `http://127.0.0.1:${(probed.address() as AddressInfo).port}`;
+    try {
+      expect(await send(probedUrl, { method: 'GET', path: '/health' })).toMatchObject({
+        status: 200,
+        json: { status: 'ok', platform: 'webhook', store: 'ok', disk: { free_bytes: 1, total_bytes: 100, low: true } },
+      });
+      healthy = false;
+      expect(await send(probedUrl, { method: 'GET', path: '/health' })).toMatchObject({ status: 503, json: { status: 'unavailable', store: 'unreachable' } });
+    } finally {
+      await new Promise((resolve) => probed.close(resolve));
+    }
   });
 
   it('7: ignored events are logged at debug only', async () => {

@@ -16,6 +16,7 @@ import { eventLane } from './pr-event.js';
 import { verifyRequest } from './verify.js';
 import type { RefusalSampler } from './refusal-log.js';
 import { errorMessage } from '../domain/error-message.js';
+import { healthAnswer, RETRY_AFTER_SECONDS, type HealthReport } from './health.js';
 
 export const DEDUP_WINDOW_MS = 3_600_000;
 const WEBHOOK_PATH = /^\/webhooks\/([^/]*)$/;
@@ -53,7 +54,16 @@ export type ListenerDeps = {
    * name as requested, undefined when it cannot be decoded. Absent: no cost per request.
    */
   readonly onAnswered?: (route: string | undefined, status: number) => void;
+  /**
+   * What GET /health reports beyond "the listener answers": the store and the disk, as last looked
+   * at (health-probe.ts; it must answer quickly whatever the store does). Absent: 200 alone.
+   */
+  readonly health?: () => Promise<HealthReport>;
 };
+
+/** A refusal for a store that cannot take the event now: the sender tries again later. */
+const UNAVAILABLE = { error: 'Storage unavailable' } as const;
+const RETRY_LATER = { 'retry-after': String(RETRY_AFTER_SECONDS) } as const;
 
 const send = sendJson;
 
@@ -139,7 +149,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
     };
     const storeDown = (err: unknown) => {
       deps.log.error({ route: name, err: errorMessage(err) }, 'webhook store unavailable; event not accepted');
-      send(res, 503, { error: 'Storage unavailable' });
+      send(res, 503, UNAVAILABLE, RETRY_LATER);
     };
     let quota: RateLimitDecision;
     if (local) quota = local.take(name, deps.rateLimit);
@@ -149,7 +159,7 @@ export function createWebhookHandler(deps: ListenerDeps) {
       } catch (err) {
         // Nothing taken, nothing stored: the sender retries (a 5xx) and is not a duplicate then.
         deps.log.error({ route: name, err: errorMessage(err) }, 'webhook rate limit unavailable (the shared store failed); event not accepted');
-        return send(res, 503, { error: 'Storage unavailable' });
+        return send(res, 503, UNAVAILABLE, RETRY_LATER);
       }
     }
     if (!quota.ok) {
@@ -186,7 +196,15 @@ export function createWebhookHandler(deps: ListenerDeps) {
     const path = (req.url ?? '/').split('?', 1)[0]!;
     if (path === '/health') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return refuseUnread(res, 405, { error: 'Method not allowed' }, { allow: 'GET, HEAD' });
-      return send(res, 200, { status: 'ok', platform: 'webhook' });
+      if (!deps.health) return send(res, 200, healthAnswer(undefined).body);
+      deps.health().then(
+        (report) => {
+          const answer = healthAnswer(report);
+          send(res, answer.status, answer.body);
+        },
+        () => send(res, 503, healthAnswer({ store: 'unreachable' }).body),
+      );
+      return;
     }
     const match = WEBHOOK_PATH.exec(path);
     if (!match) return refuseUnread(res, 404, { error: 'Not found' });

@@ -32,7 +32,7 @@ describe('iris auth', () => {
   it('on a fresh install: nothing in use yet, exit 0', async () => {
     expect(await auth()).toEqual({
       code: 0,
-      stdout: 'No provider is in use yet: set the main model with iris model set <provider> <model>\n',
+      stdout: 'No provider is in use yet: run iris setup (or iris model set <provider> <model>)\n',
       stderr: '',
     });
   });

@@ -60,10 +60,15 @@ describe('iris CLI frame', () => {
     expect(configHelp.stdout).toContain('Usage: iris config [options] [command]');
   });
 
-  it('exits 2 for a group called without a subcommand', async () => {
-    const result = await runIris(['config'], { home });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Usage: iris config');
+  it('prints a group\'s help on stdout and exits 0 when it is called without a subcommand, as gh pr does', async () => {
+    for (const group of ['config', 'kanban']) {
+      const result = await runIris(['-p', 'default', group], { home });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toContain(`Usage: iris ${group} [options] [command]`);
+    }
+    // A group with an action of its own still runs it; an unknown subcommand is still a usage error.
+    expect((await runIris(['auth'], { home })).stdout).toContain('No provider is in use yet');
+    expect(await runIris(['kanban', 'lsit'], { home })).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'lsit'") });
   });
 
   // A copy of the install with its launcher damaged or its bundles gone: one line, exit 1.

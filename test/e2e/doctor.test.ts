@@ -225,10 +225,10 @@ describe('iris doctor', () => {
       code: 1,
       stdout: [
         `! home: ${missing} does not exist yet`,
-        '  fix: any iris command that writes creates it (mode 0700), e.g. iris model set <provider> <model>',
+        '  fix: iris setup creates it (mode 0700), as does any iris command that writes',
         `✓ config: no ${missing}/config.yaml yet: every setting is at its default`,
         "✗ main model: not configured (model: '')",
-        '  fix: iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5',
+        '  fix: iris setup (or iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5)',
         '✓ auxiliary slots: all 11 follow the main model (auto)',
         '✓ store: no state.db yet (created on first use)',
         'not healthy: 3 ok, 1 warning, 1 failed',

@@ -1,7 +1,8 @@
 // iris skills end to end: bin/iris against a temp IRIS_HOME, the fake model upstream (the
 // skills_hub slot's answers) and a loopback page server (a hub served over HTTP, raw SKILL.md
 // files). Search reads every hub, a broken one is named; install writes exact bytes; the agent's
-// list_skills sees what was installed without a restart.
+// list_skills sees what was installed without a restart. URLs go through the fetch guard, so the
+// configs open private addresses (tools.web.allow_private) to reach the loopback server.
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -58,9 +59,11 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-async function configure(extra = '') {
+const OPEN_PRIVATE = 'tools:\n  web:\n    allow_private: true\n';
+
+async function configure(extra = '', tools = OPEN_PRIVATE) {
   const hubs = [hubA, hubB, httpHub, broken].map((hub) => `    - ${hub}\n`).join('');
-  await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\napproval_mode: off\nskills:\n  hubs:\n${hubs}${extra}`, { mode: 0o600 });
+  await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\napproval_mode: off\n${tools}skills:\n  hubs:\n${hubs}${extra}`, { mode: 0o600 });
 }
 const env = () => ({ OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1`, HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '' });
 const iris = (args: string[]) => runIris(args, { home, env: env() });
@@ -117,14 +120,14 @@ describe('iris skills search', () => {
 
   it('names an unreachable hub and answers from the others; exit 1 only when no hub answers', async () => {
     const gone = `${site.url}/gone/index.json`;
-    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\nskills:\n  hubs: [${hubA}, ${gone}]\n`, { mode: 0o600 });
+    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\n${OPEN_PRIVATE}skills:\n  hubs: [${hubA}, ${gone}]\n`, { mode: 0o600 });
     fake.script('main-m', { kind: 'text', deltas: ['{"results":[{"name":"pdf-tools","reason":"It splits PDFs."}]}'] });
     const result = await iris(['skills', 'search', 'pdf']);
     expect(result).toEqual({ code: 0, stdout: `pdf-tools: Split and merge PDF files\n  source: ${hubA}\n  why: It splits PDFs.\n`, stderr: `iris: warning: skills hub ${gone} failed: ${gone} answered 404\n` });
 
-    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\nskills:\n  hubs: [${gone}]\n`, { mode: 0o600 });
+    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\n${OPEN_PRIVATE}skills:\n  hubs: [${gone}]\n`, { mode: 0o600 });
     const none = await iris(['skills', 'search', 'pdf']);
-    expect(none).toEqual({ code: 1, stdout: '', stderr: `iris: warning: skills hub ${gone} failed: ${gone} answered 404\niris: warning: no skills hub answered\n` });
+    expect(none).toEqual({ code: 1, stdout: '', stderr: `iris: warning: skills hub ${gone} failed: ${gone} answered 404\niris: error: no skills hub answered\n` });
     expect(requests().map((r) => r.model)).toEqual(['main-m']);
   });
 
@@ -217,6 +220,28 @@ describe('iris skills install, list, show, remove', () => {
     const missing = await iris(['skills', 'install', `${site.url}/hub/none/SKILL.md`]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(`iris: error: ${site.url}/hub/none/SKILL.md answered 404\n`);
+  });
+
+  it('fetches URLs through the fetch guard: a loopback one is refused (exit 1, the guard\'s sentence) and the server hears nothing', async () => {
+    await configure('', '');
+    const url = `${site.url}/hub/ocr/SKILL.md`;
+    const refused = await iris(['skills', 'install', url]);
+    expect(refused).toEqual({ code: 1, stdout: '', stderr: 'iris: error: refused: 127.0.0.1 is loopback\n' });
+    const odd = await iris(['skills', 'install', `http://0x7f000001:${site.port}/hub/ocr/SKILL.md`]);
+    expect(odd).toEqual({ code: 1, stdout: '', stderr: 'iris: error: refused: 127.0.0.1 is loopback\n' });
+    // A hub on a refused address is named like any failing hub; the others still answer.
+    const search = await iris(['skills', 'search', 'pdf', '--json']);
+    expect(search.code).toBe(0);
+    expect((JSON.parse(search.stdout) as { failed_hubs: unknown[] }).failed_hubs).toEqual([
+      { hub: httpHub, error: 'refused: 127.0.0.1 is loopback' },
+      { hub: broken, error: 'the index is not JSON' },
+    ]);
+    expect(site.requests).toEqual([]);
+
+    // allow_cidrs opening exactly that address lets the same install through.
+    await configure('', 'tools:\n  web:\n    allow_cidrs: [127.0.0.1/32]\n');
+    expect(await iris(['skills', 'install', url])).toMatchObject({ code: 0 });
+    expect(site.requests.map((r) => r.path)).toEqual(['/hub/ocr/SKILL.md']);
   });
 
   it('lists, shows and removes installed skills; the agent sees a new skill at once', async () => {

@@ -24,7 +24,7 @@ async function writePidFile(text: string): Promise<void> {
   await writeFile(join(home, 'gateway.pid'), text, { mode: 0o600 });
 }
 
-const FRESH_WARNING = "iris: warning: every slot: no main model is configured (model: ''); set one with iris model set <provider> <model>\n";
+const FRESH_WARNING = "iris: warning: every slot: no main model is configured (model: ''); run iris setup (or iris model set <provider> <model>)\n";
 const AGGREGATOR = 'openrouter · anthropic/claude-sonnet-4.5';
 const OPENROUTER_KEY = 'sk-or-v1-test-0123456789abcdef';
 const HOSTED_KEY = 'hosted-key-test-0123456789abcdef';

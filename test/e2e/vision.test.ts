@@ -1,6 +1,8 @@
 // vision_analyze and `iris chat --image` as a subprocess: the image request must land at the vision
 // slot's provider and model, in the exact shape of that slot's wire format; downloads are bounded
-// (a local server trickles, or sends 21 MB) and checked by their bytes.
+// (a local server trickles, or sends 21 MB), checked by their bytes, and guarded: the image server
+// is on loopback, so tests that download from it open private addresses (tools.web.allow_private),
+// and the guard's tests check that without it nothing reaches the server.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
@@ -8,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../fakes/upstream.js';
 import { makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
+import { LOOPBACK_FORMS } from '../helpers/loopback-forms.js';
 
 // A real 1×1 PNG.
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -56,6 +59,7 @@ beforeAll(async () => {
     if (path === '/page.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end('<!doctype html><p>not an image</p>');
     if (path === '/trickle.png') return trickle(res);
     if (path === '/21mb.png') return send21MB(res);
+    if (path === '/redirect') return void res.writeHead(302, { location: new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/' }).end();
     res.writeHead(404).end();
   });
   // It is a proxy too: undici tunnels every proxied request with CONNECT, here into itself.
@@ -89,11 +93,14 @@ beforeEach(async () => {
 });
 afterEach(() => removeDir(dir));
 
-/** `vision`: the YAML of auxiliary.vision, indented by four. */
-async function configure(vision?: string) {
+/** Lets downloads reach the loopback image server. */
+const OPEN_PRIVATE = 'tools:\n  web:\n    allow_private: true\n';
+
+/** `vision`: the YAML of auxiliary.vision, indented by four; `extra`: more top-level YAML. */
+async function configure(vision?: string, extra = '') {
   await writeFile(
     join(home, 'config.yaml'),
-    `model:\n  provider: openai\n  default: main-m\nagent:\n  workspace: ${workspace}\napproval_mode: off\n` +
+    `model:\n  provider: openai\n  default: main-m\nagent:\n  workspace: ${workspace}\napproval_mode: off\n${extra}` +
       (vision === undefined ? '' : `auxiliary:\n  vision:\n${vision}`),
     { mode: 0o600 },
   );
@@ -180,7 +187,7 @@ describe('vision_analyze reaches the vision slot in its wire format', () => {
   });
 
   it('is set with iris model aux set vision and reads http(s) and data: URLs', async () => {
-    await configure();
+    await configure(undefined, OPEN_PRIVATE);
     expect(await runIris(['model', 'aux', 'set', 'vision', 'anthropic', 'vis-m'], { home, env: env() })).toMatchObject({ code: 0 });
     for (const image of [`${imagesUrl}/cat.png`, DATA_URL]) {
       fake.reset();
@@ -214,7 +221,7 @@ describe('vision_analyze refuses, as a tool error the model reads', () => {
     ['a body over 20 MB (sent chunked, so reading has to stop at the cap)', '/21mb.png', (url: string) => `${url} is larger than 20 MB; reading stopped there`],
     ['a page served as image/png', '/page.png', (url: string) => `"${url}" is not a PNG, JPEG, GIF or WebP image (checked by its first bytes)`],
   ])('%s', async (_name, path, error) => {
-    await configure(`${OPENAI_VISION}    download_timeout: 1\n`);
+    await configure(`${OPENAI_VISION}    download_timeout: 1\n`, OPEN_PRIVATE);
     const url = `${imagesUrl}${path}`;
     scriptToolCall(url);
     const started = Date.now();
@@ -236,9 +243,65 @@ describe('vision_analyze refuses, as a tool error the model reads', () => {
   });
 });
 
+describe('vision_analyze behind the fetch guard', () => {
+  /** The main model asks for every image at once, then answers. */
+  function scriptToolCalls(images: readonly string[]) {
+    fake.script(
+      'main-m',
+      { kind: 'tool_calls', calls: images.map((image, i) => ({ id: `v${i}`, name: 'vision_analyze', arguments: { image, question: 'What animal is this?' } })) },
+      { kind: 'text', deltas: ['No picture.'] },
+      { kind: 'text', deltas: ['Pictures'] },
+    );
+  }
+  const toolResults = () =>
+    ((byModel('main-m')[1]?.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'tool')).map((m) => m.content);
+
+  it('refuses every spelling of a loopback address, and the image server sees no request', async () => {
+    await configure(OPENAI_VISION);
+    const port = new URL(imagesUrl).port;
+    scriptToolCalls(LOOPBACK_FORMS.map(([host]) => `http://${host}:${port}/cat.png`));
+    const result = await runIris(['chat', '-q', 'look'], { home, env: env() });
+    expect(result).toMatchObject({ code: 0, stdout: 'No picture.\n' });
+    expect(toolResults()).toEqual(LOOPBACK_FORMS.map(([, refusal]) => refusal));
+    expect(imageRequests).toEqual([]);
+    expect(byModel('vis-m')).toEqual([]);
+  });
+
+  it('checks the redirect: from an address allow_cidrs opens to one it does not is refused, and the second server hears nothing', async () => {
+    const secondRequests: string[] = [];
+    const second = createServer((req, res) => {
+      secondRequests.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    });
+    await new Promise<void>((resolve) => second.listen(0, '127.0.0.2', resolve));
+    try {
+      const target = `http://127.0.0.2:${(second.address() as AddressInfo).port}/cat.png`;
+      const redirect = `${imagesUrl}/redirect?to=${encodeURIComponent(target)}`;
+      await configure(OPENAI_VISION, 'tools:\n  web:\n    allow_cidrs: [127.0.0.1/32]\n');
+      scriptToolCalls([redirect]);
+      expect(await runIris(['chat', '-q', 'look'], { home, env: env() })).toMatchObject({ code: 0, stdout: 'No picture.\n' });
+      expect(toolResults()).toEqual([`redirected to ${target}: refused: 127.0.0.2 is loopback`]);
+      expect(imageRequests).toEqual([`GET /redirect?to=${encodeURIComponent(target)}`]);
+      expect(secondRequests).toEqual([]);
+
+      // Opened too, the same redirect is followed.
+      fake.reset();
+      await configure(OPENAI_VISION, 'tools:\n  web:\n    allow_cidrs: [127.0.0.1/32, 127.0.0.2/32]\n');
+      fake.script('vis-m', { kind: 'text', deltas: ['A cat.'] });
+      scriptToolCalls([redirect]);
+      expect(await runIris(['chat', '-q', 'look'], { home, env: env() })).toMatchObject({ code: 0, stdout: 'No picture.\n' });
+      expect(toolResults()).toEqual(['A cat.']);
+      expect(secondRequests).toEqual(['GET /cat.png']);
+    } finally {
+      second.closeAllConnections();
+      await new Promise((resolve) => second.close(resolve));
+    }
+  });
+});
+
 describe('iris chat --image', () => {
   it('sends the image straight to a main model that takes images', async () => {
-    await configure(OPENAI_VISION);
+    await configure(OPENAI_VISION, OPEN_PRIVATE);
     fake.script('gpt-4.1', { kind: 'text', deltas: ['A cat.'] });
     const result = await runIris(['chat', '-q', 'what is this?', '--model', 'gpt-4.1', '--image', join(workspace, 'cat.png'), '--image', `${imagesUrl}/cat.png`], {
       home,
@@ -301,6 +364,15 @@ describe('iris chat --image', () => {
     const users = byModel('gpt-4.1').map((r) => (r.body as { messages: Array<{ role: string }> }).messages.filter((m) => m.role === 'user'));
     expect(users[0]).toEqual([{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: DATA_URL } }] }]);
     expect(users.at(-1)?.at(-1)).toEqual({ role: 'user', content: 'and now?' });
+  });
+
+  it('fetches an image URL through the fetch guard: a loopback one is refused before any model is called', async () => {
+    await configure(OPENAI_VISION);
+    const result = await runIris(['chat', '-q', 'hi', '--image', `${imagesUrl}/cat.png`], { home, env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--image ${imagesUrl}/cat.png: refused: 127.0.0.1 is loopback`);
+    expect(imageRequests).toEqual([]);
+    expect(fake.requests).toEqual([]);
   });
 
   it('refuses an image it cannot use before any model is called', async () => {

@@ -7,6 +7,7 @@ import { startPageServer, type PageServer } from '../fakes/page-server.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { longPage } from '../fakes/web-pages.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
+import { LOOPBACK_FORMS } from '../helpers/loopback-forms.js';
 
 let fake: FakeUpstream;
 let site: PageServer;
@@ -80,17 +81,51 @@ describe('web_extract in iris chat', () => {
     expect(tasks).toContainEqual(['web_extract', 1]);
   });
 
-  it('refuses a page on a loopback address unless tools.web.allow_private is set, and says how', async () => {
+  it('refuses every spelling of a loopback address unless tools.web.allow_private is set, and the site sees no request', async () => {
     await configure('');
     site.serve('/admin', { kind: 'page', contentType: 'text/plain', body: 'internal only' });
-    const url = `${site.url}/admin`;
-    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'w1', name: 'web_extract', arguments: { urls: [url] } }] }, { kind: 'text', deltas: ['It is not reachable.'] }, { kind: 'text', deltas: ['Admin'] });
+    const urls = LOOPBACK_FORMS.map(([host]) => `http://${host}:${site.port}/admin`);
+    fake.script(
+      'main-m',
+      { kind: 'tool_calls', calls: [{ id: 'w1', name: 'web_extract', arguments: { urls: urls.slice(0, 3) } }, { id: 'w2', name: 'web_extract', arguments: { urls: urls.slice(3) } }] },
+      { kind: 'text', deltas: ['It is not reachable.'] },
+      { kind: 'text', deltas: ['Admin'] },
+    );
 
     const result = await runIris(['chat', '-q', 'read the admin page'], { home, env: env() });
     expect(result).toMatchObject({ code: 0, stdout: 'It is not reachable.\n' });
-    const toolMessage = messagesOf('main-m')[1]?.find((m) => m.role === 'tool');
-    expect(toolMessage?.content).toBe(`Source: ${url}\nError: refused: 127.0.0.1 is not a public address (loopback); set tools.web.allow_private: true to allow it`);
+    const toolMessages = messagesOf('main-m')[1]?.filter((m) => m.role === 'tool').map((m) => m.content);
+    const expected = LOOPBACK_FORMS.map(([, refusal], i) => `Source: ${urls[i]}\nError: ${refusal}`);
+    expect(toolMessages).toEqual([expected.slice(0, 3).join('\n\n---\n\n'), expected.slice(3).join('\n\n---\n\n')]);
     expect(site.requests).toEqual([]);
     expect(messagesOf('web-m')).toEqual([]);
+  });
+
+  it('checks every redirect hop: allow_cidrs opens the first server, not the loopback address it redirects to', async () => {
+    const second = await startPageServer('127.0.0.2');
+    try {
+      second.serve('/secret', { kind: 'page', contentType: 'text/plain', body: 'the second server' });
+      site.serve('/start', { kind: 'redirect', location: `${second.url}/secret` });
+      const url = `${site.url}/start`;
+      const ask = () =>
+        fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'w1', name: 'web_extract', arguments: { urls: [url] } }] }, { kind: 'text', deltas: ['Done.'] }, { kind: 'text', deltas: ['Page'] });
+      const toolMessage = () => messagesOf('main-m')[1]?.find((m) => m.role === 'tool')?.content;
+
+      await configure('tools:\n  web:\n    allow_cidrs: [127.0.0.1/32]\n');
+      ask();
+      expect(await runIris(['chat', '-q', 'read it'], { home, env: env() })).toMatchObject({ code: 0, stdout: 'Done.\n' });
+      expect(toolMessage()).toBe(`Source: ${url}\nError: redirected to ${second.url}/secret: refused: 127.0.0.2 is loopback`);
+      expect(site.requests.map((r) => r.path)).toEqual(['/start']);
+      expect(second.requests).toEqual([]);
+
+      fake.reset();
+      await configure('tools:\n  web:\n    allow_cidrs: [127.0.0.1/32, 127.0.0.2/32]\n');
+      ask();
+      expect(await runIris(['chat', '-q', 'read it'], { home, env: env() })).toMatchObject({ code: 0, stdout: 'Done.\n' });
+      expect(toolMessage()).toBe(`Source: ${url}\nRedirected to: ${second.url}/secret\n\nthe second server`);
+      expect(second.requests.map((r) => r.path)).toEqual(['/secret']);
+    } finally {
+      await second.close();
+    }
   });
 });

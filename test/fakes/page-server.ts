@@ -1,5 +1,6 @@
 // A fake web site for web_extract tests: a real HTTP server on 127.0.0.1 (port 0) that serves
-// scripted pages by path and records every request, so tests see what reached the site.
+// scripted pages by path and records every request, so tests see what reached the site. Another
+// loopback address (127.0.0.2) gives a second site that an address range can tell apart.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,7 +15,7 @@ export type PageSpec =
 export type PageRequest = { path: string; host: string | undefined };
 
 export type PageServer = {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` (or the address it was started on) */
   url: string;
   port: number;
   requests: PageRequest[];
@@ -26,7 +27,7 @@ export type PageServer = {
   close(): Promise<void>;
 };
 
-export async function startPageServer(): Promise<PageServer> {
+export async function startPageServer(host = '127.0.0.1'): Promise<PageServer> {
   const pages = new Map<string, PageSpec>();
   let markClosed: () => void = () => undefined;
   const state: PageServer = {
@@ -90,8 +91,8 @@ export async function startPageServer(): Promise<PageServer> {
   };
   const server = createServer(handle);
   server.on('close', () => timers.forEach(clearInterval));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   state.port = (server.address() as AddressInfo).port;
-  state.url = `http://127.0.0.1:${state.port}`;
+  state.url = `http://${host}:${state.port}`;
   return state;
 }

@@ -1,6 +1,7 @@
 // `iris chat --image`: the images named on the command line, read once, then joined to the first
 // message. A path is the user's own (relative to the cwd, no workspace rule: they typed it); a URL
-// is fetched like vision_analyze fetches one, with the vision slot's download_timeout and the cap.
+// is fetched like vision_analyze fetches one: through the fetch guard, with the vision slot's
+// download_timeout and the cap (a URL pasted into a chat is as much a stranger's as a model's).
 import { resolve } from 'node:path';
 import { composeImageMessage, type AttachedImage } from '../../agent/image-message.js';
 import type { AgentRuntime } from '../../agent/runtime.js';
@@ -14,7 +15,7 @@ export async function loadChatImages(sources: readonly string[], vision: AgentRu
   for (const source of sources) {
     const loaded = await loadImage(source, {
       downloadTimeoutMs: vision.downloadTimeoutMs,
-      dispatcher: vision.dispatcher,
+      guard: vision.guard,
       resolvePath: async (path) => ({ ok: true, absolute: resolve(path) }),
     });
     if (!loaded.ok) throw new CliFailure('invalid_value', `--image ${source}: ${loaded.error}`);

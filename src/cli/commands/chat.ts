@@ -11,6 +11,7 @@ import { configuredMain } from '../../agent/session-routes.js';
 import type { ApprovalRequest, RiskAssessment, ToolResult } from '../../agent/tools/types.js';
 import { findSession } from '../../agent/sessions/find-session.js';
 import type { ContentPart, ToolCall } from '../../domain/messages.js';
+import { NO_MAIN_MODEL } from '../../domain/setup-hint.js';
 import type { Store } from '../../store/types.js';
 import { redactText } from '../../log/redact.js';
 import { printJson, printWarning, stdoutClosed, writeStdout } from '../console.js';
@@ -68,6 +69,8 @@ export async function chat(options: ChatOptions): Promise<number> {
   if (oauth.problem) printWarning(oauth.problem);
   const oneShot = options.q !== undefined;
   checkChatOptions(options);
+  // Refused before the runtime opens anything: a first try on a fresh home leaves no state.db or logs/.
+  if (startsWithoutModel(options, loaded.config)) throw new CliFailure('invalid_value', NO_MAIN_MODEL);
   const tty = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   let rl: Interface | undefined;
   let lines: AsyncIterator<string> | undefined;
@@ -165,6 +168,12 @@ export async function chat(options: ChatOptions): Promise<number> {
     // Last on stderr, whatever happened to the turn, so a script can always pick it up.
     if (oneShot && session) process.stderr.write(`session: ${session.record.id}\n`);
   }
+}
+
+/** A new session with no model to start on: none configured and none given. */
+function startsWithoutModel(options: ChatOptions, config: Parameters<typeof configuredMain>[0]): boolean {
+  const resumes = options.session !== undefined || options.continueLast === true;
+  return !resumes && options.model === undefined && options.provider === undefined && configuredMain(config) === undefined;
 }
 
 /** Usage errors found before anything is opened. */

@@ -2,7 +2,7 @@
 import { stringify } from 'yaml';
 import { setEnvValue } from '../../config/env-file.js';
 import { isEnvVarKey, looksLikeCollection, parseDottedKey, scalarForPath } from '../../config/scalar.js';
-import { checkSetTarget } from '../../config/set-checks.js';
+import { checkSetTarget, unknownKeyMessage } from '../../config/set-checks.js';
 import { isSecretKeyName, maskSecret, maskSecrets } from '../../config/secrets-policy.js';
 import { updateConfig } from '../../config/store.js';
 import { formatProblem, normalizeKeyPath, validateConfig } from '../../config/validate.js';
@@ -64,8 +64,13 @@ export async function configGet(key: string, options: JsonOption): Promise<void>
   const parsed = parseDottedKey(key);
   if (!parsed.ok) throw new CliFailure('usage', parsed.message);
   const { config } = await openConfig(paths);
-  const hit = valueAt(config, normalizeKeyPath(parsed.path));
-  if (!hit.found) throw new CliFailure('not_found', `no config key ${key}`);
+  const path = normalizeKeyPath(parsed.path);
+  const hit = valueAt(config, path);
+  if (!hit.found) {
+    // A key the schema does not know is a usage error with the nearest one, as config set says it.
+    const unknown = unknownKeyMessage(path);
+    throw unknown === undefined ? new CliFailure('not_found', `no config key ${key}`) : new CliFailure('invalid_key', unknown);
+  }
   const shown = maskAt(parsed.path, hit.value);
   if (options.json) printJson(shown);
   else if (shown !== null && typeof shown === 'object') printData(toYaml(shown));

@@ -5,21 +5,21 @@ import { loadOAuthView } from '../../auth/view.js';
 import type { Env, HomePaths } from '../../config/home.js';
 import type { Config } from '../../config/schema.js';
 import type { AskSlot } from '../../routing/strict-answer.js';
-import { sessionlessUsage } from '../../agent/slot-usage.js';
+import { callCounted } from '../../agent/slot-usage.js';
 import { errorMessage } from '../../domain/error-message.js';
 import { openStoreAt } from '../../store/open-store.js';
 import type { UsageRecord } from '../../store/types.js';
 import { listSkills, readSkill, SKILL_FILE, SKILL_FILE_MAX_BYTES, skillsDir } from '../../agent/tools/skills/skills.js';
 import { rotationOf } from '../../log/rotation.js';
 import { checkName, pathForName } from '../../security/names.js';
-import { dispatcherFor, resolveProxySettings } from '../../providers/wire/network.js';
-import { callModel, snapshotRoutes } from '../../routing/call-model.js';
+import { fetchGuardOf } from '../../agent/fetch-guard.js';
+import { snapshotRoutes } from '../../routing/call-model.js';
 import { createRoutingDeps } from '../../routing/runtime.js';
 import { readHubs, type HubListing } from '../../skills/hubs.js';
 import { checkSkillBytes, isSkillLocation, removeSkill, writeSkill } from '../../skills/install.js';
 import { rankCandidates, type SearchHit } from '../../skills/search.js';
-import { entryLocation, readSource, type SourceOptions } from '../../skills/source.js';
-import { printData, printJson, printWarning } from '../console.js';
+import { entryLocation, sourceReader, type ReadSource } from '../../skills/source.js';
+import { printData, printError, printJson, printWarning } from '../console.js';
 import { cliStoreTarget } from '../store-target.js';
 import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -27,16 +27,16 @@ import { formatTable } from '../table.js';
 
 type JsonOption = { json?: boolean };
 
-const CONNECT_MS = 10_000;
 const SKILL_TIMEOUT_MS = 30_000;
 
-type Context = { paths: HomePaths; env: Env; config: Readonly<Config>; dispatcher: SourceOptions['dispatcher'] };
+/** `read`: paths and URLs, the URLs through the fetch guard (hubs and their entries name them). */
+type Context = { paths: HomePaths; env: Env; config: Readonly<Config>; read: ReadSource };
 
 async function open(): Promise<Context> {
   const paths = await openHome();
   const env = await openEnv(paths);
   const { config } = await openConfig(paths);
-  return { paths, env, config, dispatcher: dispatcherFor(resolveProxySettings(env), CONNECT_MS) };
+  return { paths, env, config, read: sourceReader(fetchGuardOf(config, env)) };
 }
 
 const NO_HUBS = 'no skills hubs: list the URLs or paths of hub indexes under skills.hubs in config.yaml (docs/skills.md)';
@@ -44,7 +44,7 @@ const NO_HUBS = 'no skills hubs: list the URLs or paths of hub indexes under ski
 async function hubListing(context: Context): Promise<HubListing> {
   const hubs = context.config.skills.hubs;
   if (hubs.length === 0) throw new CliFailure('not_found', NO_HUBS);
-  const listing = await readHubs(hubs, readSource, context.dispatcher ? { dispatcher: context.dispatcher } : {});
+  const listing = await readHubs(hubs, context.read);
   for (const problem of listing.failed) printWarning(`skills hub ${problem.hub} failed: ${problem.error}`);
   for (const problem of listing.skipped) printWarning(`skills hub ${problem.hub}: ${problem.error} (entry skipped)`);
   return listing;
@@ -54,15 +54,13 @@ function slotAsk(context: Context, oauth: Awaited<ReturnType<typeof loadOAuthVie
   const routes = snapshotRoutes(context.config, context.env, oauth);
   const routing = createRoutingDeps(context.paths, context.env, { rotation: rotationOf(context.config.logging) });
   return async (system, messages, maxOutputTokens) => {
-    const result = await callModel('skills_hub', { system, messages, maxOutputTokens }, routes, routing);
-    await recordUsage(context.paths, sessionlessUsage(result.report, result.ok ? result.usage : undefined, Date.now()));
+    const result = await callCounted('skills_hub', { system, messages, maxOutputTokens }, routes, routing, (record) => recordUsage(context.paths, record));
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
 }
 
 /** Counted in `iris usage`; a store that cannot take it costs a warning, not the search. */
-async function recordUsage(paths: HomePaths, record: UsageRecord | undefined): Promise<void> {
-  if (!record) return;
+async function recordUsage(paths: HomePaths, record: UsageRecord): Promise<void> {
   try {
     const store = await openStoreAt(await cliStoreTarget(paths));
     try {
@@ -81,13 +79,14 @@ const hitJson = (hit: SearchHit) => ({ name: hit.name, description: hit.descript
 export async function skillsSearch(query: string, options: JsonOption): Promise<number> {
   const context = await open();
   if (context.config.skills.hubs.length === 0) {
-    printWarning(NO_HUBS);
+    // Nothing was searched: an error, as its exit code says (a warning never comes with exit 1).
+    printError(NO_HUBS);
     if (options.json) printJson({ query, ranked: false, results: [], failed_hubs: [] });
     return EXIT.failure;
   }
   const listing = await hubListing(context);
   if (listing.failed.length === context.config.skills.hubs.length) {
-    printWarning('no skills hub answered');
+    printError('no skills hub answered');
     if (options.json) printJson({ query, ranked: false, results: [], failed_hubs: listing.failed });
     return EXIT.failure;
   }
@@ -133,7 +132,7 @@ async function locate(target: string, context: Context): Promise<{ location: str
 export async function skillsInstall(target: string, options: JsonOption & { force?: boolean }): Promise<void> {
   const context = await open();
   const { location, expected, source } = await locate(target, context);
-  const read = await readSource(location, { timeoutMs: SKILL_TIMEOUT_MS, maxBytes: SKILL_FILE_MAX_BYTES, ...(context.dispatcher ? { dispatcher: context.dispatcher } : {}) });
+  const read = await context.read(location, { timeoutMs: SKILL_TIMEOUT_MS, maxBytes: SKILL_FILE_MAX_BYTES });
   if (!read.ok) throw new CliFailure('io_error', read.error);
   const checked = checkSkillBytes(read.bytes, expected);
   if (!checked.ok) throw new CliFailure('invalid_skill', `${location}: ${checked.error}`);

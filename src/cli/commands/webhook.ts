@@ -13,6 +13,7 @@ import { routeProblems } from '../../webhook/route-checks.js';
 import { platformRouteProblem, platformTargets } from '../../platforms/delivery-target.js';
 import { resolveRoutes, type ResolvedRoute } from '../../webhook/routes.js';
 import { loadSubscriptions, updateSubscriptions, type Subscription } from '../../webhook/subscriptions.js';
+import { samplePayloadFor, type SamplePayload } from '../../webhook/sample-payloads.js';
 import { signBody } from '../../webhook/verify.js';
 import { printData, printJson, printWarning } from '../console.js';
 import { cliStoreTarget } from '../store-target.js';
@@ -170,7 +171,10 @@ export async function webhookTest(name: string, options: { payload?: string; eve
   }
   const subscription = subscriptions[name];
   if (!subscription) throw new CliFailure('not_found', `no subscription named "${name}" (iris webhook list shows them)`);
-  let payload: unknown = { action: 'test', test: true, sender: { login: 'iris-webhook-test' } };
+  const event = options.event ?? subscription.events[0] ?? 'test';
+  // A realistic sample of the event, so the route's prompt and deliver_extra find their fields.
+  const sample = options.payload === undefined ? samplePayloadFor(event) : undefined;
+  let payload: unknown = sample?.payload;
   if (options.payload !== undefined) {
     try {
       payload = JSON.parse(options.payload);
@@ -180,7 +184,6 @@ export async function webhookTest(name: string, options: { payload?: string; eve
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new CliFailure('usage', '--payload must be a JSON object');
   }
   const body = JSON.stringify(payload);
-  const event = options.event ?? subscription.events[0] ?? 'test';
   const deliveryId = `test-${randomUUID()}`;
   // Only this home's own gateway, where it said it listens: never whatever else answers on the configured port.
   const gateway = await findGateway(paths, config.platforms.webhook.extra);
@@ -201,9 +204,13 @@ export async function webhookTest(name: string, options: { payload?: string; eve
     throw new CliFailure('io_error', `cannot reach this home's gateway (pid ${gateway.pid}) at ${url}${cause ? ` (${cause})` : ''}; see iris gateway status`);
   }
   const text = await response.text();
-  if (options.json) printJson({ status: response.status, body: safeJson(text), delivery_id: deliveryId, event });
-  else printData(`POST ${url} (event ${event}, delivery ${deliveryId})\n${response.status} ${text}`);
+  if (options.json) printJson({ status: response.status, body: safeJson(text), delivery_id: deliveryId, event, sample: sample?.description ?? null });
+  else printData(`POST ${url} (event ${event}, delivery ${deliveryId})\n${response.status} ${text}${sample ? `\n${sampleNote(sample)}` : ''}`);
   return response.ok ? EXIT.ok : EXIT.failure;
+}
+
+function sampleNote(sample: SamplePayload): string {
+  return `sent ${sample.description}; send your own with --payload '<json>' (and --event <name>), then see iris webhook deliveries`;
 }
 
 function safeJson(text: string): unknown {

@@ -44,7 +44,7 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     .command('test')
     .description('sign and post a test event to the running gateway for a subscription, and print the answer')
     .argument('<name>', 'the subscription (config.yaml routes cannot be tested this way)')
-    .option('--payload <json>', 'the payload, a JSON object')
+    .option('--payload <json>', "the payload, a JSON object (default: a realistic sample of the event: pull_request, issue_comment, push, GitLab's Merge Request Hook, …)")
     .option('--event <name>', "the event header (default: the subscription's first event, else test)")
     .option('--json', 'print as JSON')
     .action(async (name: string, options: { payload?: string; event?: string; json?: boolean }) => {

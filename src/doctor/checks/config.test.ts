@@ -68,7 +68,7 @@ describe('checkMainModel', () => {
   });
 
   it('fails with the command that sets one', () => {
-    const fix = 'iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5';
+    const fix = 'iris setup (or iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5)';
     expect(checkMainModel(validateConfig({}).config)).toEqual({
       id: 'main_model',
       name: 'main model',

@@ -65,7 +65,7 @@ export function checkMainModel(config: Readonly<Config>): CheckResult {
   const name = 'main model';
   const route = mainRoute(config);
   if (route) return ok(id, name, `${route.provider} · ${route.model}`);
-  const fix = 'iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5';
+  const fix = 'iris setup (or iris model set <provider> <model>, e.g. iris model set openrouter anthropic/claude-sonnet-4.5)';
   return config.model === ''
     ? fail(id, name, "not configured (model: '')", fix)
     : fail(id, name, 'not configured: model.provider and model.default must both be set', fix);

@@ -22,7 +22,7 @@ describe('checkHome', () => {
       name: 'home',
       status: 'warn',
       finding: '/home/me/.iris does not exist yet',
-      fix: 'any iris command that writes creates it (mode 0700), e.g. iris model set <provider> <model>',
+      fix: 'iris setup creates it (mode 0700), as does any iris command that writes',
     });
   });
 

@@ -38,7 +38,7 @@ export function checkHome(facts: HomeFacts): CheckResult {
   const { dir } = facts;
   switch (facts.kind) {
     case 'missing':
-      return warn(ID, ID, `${dir} does not exist yet`, 'any iris command that writes creates it (mode 0700), e.g. iris model set <provider> <model>');
+      return warn(ID, ID, `${dir} does not exist yet`, 'iris setup creates it (mode 0700), as does any iris command that writes');
     case 'not_directory':
       return fail(ID, ID, `${dir} is not a directory`, 'point IRIS_HOME at a private folder, or move the file aside');
     case 'unusable':

@@ -3,12 +3,9 @@
 // from the service's environment map (which includes .env), not only the process's.
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { Env } from '../../config/home.js';
+import type { ProxySettings } from '../../net/proxy-route.js';
 
-export type ProxySettings = {
-  readonly httpProxy?: string;
-  readonly httpsProxy?: string;
-  readonly noProxy?: string;
-};
+export type { ProxySettings };
 
 export function resolveProxySettings(env: Env): ProxySettings {
   const pick = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => v);

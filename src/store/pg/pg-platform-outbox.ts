@@ -60,6 +60,9 @@ const CLAIM = `UPDATE platform_outbox SET state = 'sending', claimed_by = $4, wo
     FOR UPDATE SKIP LOCKED)
   RETURNING *`;
 
+/** The row is `sending` and held by the worker in parameter `$n`. */
+const heldBy = (n: number): string => `state = 'sending' AND worker = $${n}`;
+
 export function createPgOutbox(ctx: PgContext): OutboxMethods {
   const { pool, guarded, now } = ctx;
   const self = parseWorkerId(ctx.worker)!;
@@ -81,11 +84,27 @@ export function createPgOutbox(ctx: PgContext): OutboxMethods {
         const result = await pool.query<OutboxRowOnPg>(CLAIM, [platform, at, limit, claimer, ctx.worker, stamp + ctx.leaseMs, stamp]);
         return result.rows.sort((a, b) => a.id - b.id).map(toOutbox);
       }),
+    // Each only while this worker holds the row (it claimed it, and the lease has not passed to
+    // another worker that took it over): a late write of a worker whose lease lapsed must not undo
+    // another's send (a `sent` row put back to `queued` is sent twice), as the inbox's writes.
     markSent: (id, sentMessageId) =>
-      run("UPDATE platform_outbox SET state = 'sent', attempts = attempts + 1, sent_message_id = $1, last_error = NULL, updated_at = $2 WHERE id = $3", [sentMessageId, now(), id]),
+      run(`UPDATE platform_outbox SET state = 'sent', attempts = attempts + 1, sent_message_id = $1, last_error = NULL, updated_at = $2 WHERE id = $3 AND ${heldBy(4)}`, [
+        sentMessageId,
+        now(),
+        id,
+        ctx.worker,
+      ]),
     scheduleRetry: (id, nextAttemptAt, error) =>
-      run("UPDATE platform_outbox SET state = 'queued', attempts = attempts + 1, next_attempt_at = $1, last_error = $2, updated_at = $3 WHERE id = $4", [nextAttemptAt, error, now(), id]),
-    markFailed: (id, error) => run("UPDATE platform_outbox SET state = 'failed', attempts = attempts + 1, last_error = $1, updated_at = $2 WHERE id = $3", [error, now(), id]),
+      run(
+        `UPDATE platform_outbox SET state = 'queued', attempts = attempts + 1, next_attempt_at = $1, last_error = $2, claimed_by = NULL, worker = NULL, lease_until = NULL, updated_at = $3
+         WHERE id = $4 AND ${heldBy(5)}`,
+        [nextAttemptAt, error, now(), id, ctx.worker],
+      ),
+    markFailed: (id, error) =>
+      run(
+        `UPDATE platform_outbox SET state = 'failed', attempts = attempts + 1, last_error = $1, claimed_by = NULL, worker = NULL, lease_until = NULL, updated_at = $2 WHERE id = $3 AND ${heldBy(4)}`,
+        [error, now(), id, ctx.worker],
+      ),
     getOutbox: (id) =>
       guarded(async () => {
         const row = (await pool.query<OutboxRowOnPg>('SELECT * FROM platform_outbox WHERE id = $1', [id])).rows[0];

@@ -9,6 +9,8 @@
 import pg from 'pg';
 import { StoreError } from '../errors.js';
 import { errorMessage } from '../../domain/error-message.js';
+import { IrisPgClient } from './pg-client.js';
+import { restorePgText } from './pg-text.js';
 
 export type PgPool = pg.Pool;
 export type PgClient = pg.PoolClient;
@@ -17,13 +19,21 @@ export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+const TEXT_OIDS = new Set([25, 1043]); // text, varchar
+const TEXT_ARRAY_OIDS = new Set([1009, 1015]); // text[], varchar[]
 
 const toNumber = (value: string): number => Number(value);
 
-/** BIGINT and NUMERIC as numbers; every other type as the driver parses it. */
+/**
+ * BIGINT and NUMERIC as numbers; text (and arrays of it) restored from PostgreSQL's escape
+ * (pg-text.ts); every other type as the driver parses it.
+ */
 export function numericTypeParser(oid: number, format?: string): (value: string) => unknown {
   if (oid === INT8_OID || oid === NUMERIC_OID) return toNumber;
-  return pg.types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+  if (TEXT_OIDS.has(oid)) return restorePgText;
+  const parse = pg.types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+  if (TEXT_ARRAY_OIDS.has(oid)) return (value) => (parse(value) as (string | null)[]).map((item) => (item === null ? null : restorePgText(item)));
+  return parse;
 }
 
 const typeParsers = { getTypeParser: numericTypeParser as typeof pg.types.getTypeParser };
@@ -55,6 +65,8 @@ export function createPgPool(url: string, options: PgPoolOptions = {}): PgPool {
     // Each connection looks in the store's schema first (and creates its tables there).
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
     application_name: 'iris',
+    // Listens for errors while checked out too, and escapes text for PostgreSQL (pg-client.ts).
+    Client: IrisPgClient,
   });
   // An idle connection that the server drops (a restart, a network cut) must not crash the
   // process: the pool discards it and the next query opens another.
@@ -120,7 +132,22 @@ export function sqlState(err: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'EAI_AGAIN', 'EPIPE']);
+const UNREACHABLE_TEXT = /timeout exceeded when trying to connect|Connection terminated|not queryable|the database system is (starting up|shutting down|in recovery)/i;
+
+/**
+ * Whether a failure (a driver error, or a StoreError made of one) says PostgreSQL could not be
+ * reached, rather than that this one statement was refused: a connection refused or cut, a server
+ * shutting down or starting (SQLSTATE class 08 and 57P0x). Retrying item by item is then useless.
+ */
+export function isPgUnreachable(err: unknown): boolean {
+  const raw = err instanceof StoreError ? err.cause : err;
+  const code = (raw as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+  const state = sqlState(raw);
+  if (state !== undefined && (state.startsWith('08') || /^57P0[1-4]$/.test(state))) return true;
+  return UNREACHABLE_TEXT.test(errorMessage(raw));
+}
 
 /** Turns a driver failure into a StoreError naming the database (`where`, password-free). */
 export function toPgStoreError(err: unknown, where: string): StoreError {
@@ -129,10 +156,7 @@ export function toPgStoreError(err: unknown, where: string): StoreError {
   const state = sqlState(err);
   const code = (err as { code?: unknown } | null)?.code;
   const options = { cause: err };
-  if (typeof code === 'string' && CONNECTION_CODES.has(code)) {
-    return new StoreError('io', `cannot reach PostgreSQL at ${where} (${detail}); is the server running?`, options);
-  }
-  if (/timeout exceeded when trying to connect|Connection terminated/i.test(detail)) {
+  if ((typeof code === 'string' && CONNECTION_CODES.has(code)) || isPgUnreachable(err)) {
     return new StoreError('io', `cannot reach PostgreSQL at ${where} (${detail}); is the server running?`, options);
   }
   if (state === '23503') return new StoreError('not_found', `${where}: no such session (${detail})`, options);

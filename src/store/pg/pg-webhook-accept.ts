@@ -9,7 +9,7 @@
 // waits for the first's commit, then finds the fresh record and hears `duplicate`.
 import type { AcceptOutcome, NewWebhookEvent } from '../webhook-types.js';
 import type { PgContext } from './pg-context.js';
-import { inRetried, inRetriedTransaction, type PgClient } from './pg-pool.js';
+import { inRetried, inRetriedTransaction, isPgUnreachable, type PgClient } from './pg-pool.js';
 import { channelName, notifySql } from './pg-wakeups.js';
 
 type PendingAccept = {
@@ -160,25 +160,44 @@ export function createPgAcceptQueue(ctx: PgContext): (event: NewWebhookEvent, de
   let queue: PendingAccept[] = [];
   let busy = false;
 
+  // A batch that lost a deadlock (to a dedup prune, say) is written again rather than failing
+  // every request in it with a 503.
+  const write = (batch: readonly PendingAccept[]) =>
+    ctx.guarded(async () => (await inRetried(() => writeBatchInOneRound(ctx.pool, batch, ctx.schema))) ?? (await inRetriedTransaction(ctx.pool, (client) => writeBatch(client, batch, ctx.schema))));
+
+  /**
+   * Writes a batch and answers each of its callers. A batch refused for one of its events (a value
+   * PostgreSQL will not take) is written again one event at a time, in order, so that event alone
+   * fails and its neighbours are accepted (DECISIONS "Text on both stores"). A database that cannot
+   * be reached fails them all at once: one by one would only wait longer for the same answer.
+   */
+  const settle = async (batch: readonly PendingAccept[]): Promise<void> => {
+    try {
+      const outcomes = await write(batch);
+      batch.forEach((p, i) => p.resolve(outcomes[i]!));
+      return;
+    } catch (err) {
+      if (batch.length === 1 || isPgUnreachable(err)) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
+    }
+    for (const p of batch) {
+      try {
+        p.resolve((await write([p]))[0]!);
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+  };
+
   const flush = () => {
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
-    ctx
-      // A batch that lost a deadlock (to a dedup prune, say) is written again rather than failing
-      // every request in it with a 503.
-      .guarded(async () =>
-        (await inRetried(() => writeBatchInOneRound(ctx.pool, batch, ctx.schema))) ?? (await inRetriedTransaction(ctx.pool, (client) => writeBatch(client, batch, ctx.schema))),
-      )
-      .then(
-        (outcomes) => batch.forEach((p, i) => p.resolve(outcomes[i]!)),
-        (err: unknown) => {
-          for (const p of batch) p.reject(err);
-        },
-      )
-      .finally(() => {
-        busy = queue.length > 0;
-        if (busy) flush();
-      });
+    void settle(batch).finally(() => {
+      busy = queue.length > 0;
+      if (busy) flush();
+    });
   };
 
   return (event, dedupSince) =>

@@ -74,7 +74,10 @@ export async function connectMcpServer(server: McpServer, timeoutMs: number): Pr
     });
     transport = stdio;
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+    // The owner named the server, so its address is not guarded; where it redirects is not the
+    // owner's word. Same-origin (the SDK's default, pinned here) follows a redirect only within
+    // the server's own scheme, host and port, and fails the request on any other.
+    transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } }, redirectPolicy: 'same-origin' });
   }
   const client = new Client({ name: 'iris', version: VERSION }, { capabilities: {} });
   client.onclose = () => {

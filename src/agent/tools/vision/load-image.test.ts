@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STRICT_GUARD } from '../../../net/fetch-guard.js';
 import { makeTempDirs, type TempDirs } from '../test-support.js';
 import { loadImage, type ImageSourceDeps } from './load-image.js';
 
@@ -15,6 +16,7 @@ afterEach(() => dirs.cleanup());
 
 const deps = (maxBytes: number): ImageSourceDeps => ({
   downloadTimeoutMs: 1000,
+  guard: STRICT_GUARD,
   maxBytes,
   resolvePath: async (path) => ({ ok: true, absolute: join(dirs.workspace, path) }),
 });

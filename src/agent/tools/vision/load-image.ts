@@ -2,9 +2,9 @@
 // a model is sent. Every source passes the same two checks: at most IMAGE_MAX_BYTES, and bytes
 // that really are PNG, JPEG, GIF or WebP (whatever the header or the file name says).
 import { open } from 'node:fs/promises';
-import type { Dispatcher } from 'undici';
 import { errnoMessage } from '../../../config/result.js';
 import { isDataUrl, parseDataUrl } from './data-url.js';
+import type { FetchGuard } from '../../../net/fetch-guard.js';
 import { downloadBytes, isHttpUrl } from './download.js';
 import { sniffImageType, type ImageMediaType } from './image-type.js';
 
@@ -18,7 +18,8 @@ export type ImageResult = { readonly ok: true; readonly image: LoadedImage } | {
 export type ImageSourceDeps = {
   /** The vision slot's download_timeout, for the whole download. */
   readonly downloadTimeoutMs: number;
-  readonly dispatcher?: Dispatcher;
+  /** Where an http(s) image may be fetched from (tools.web) and through which proxy. */
+  readonly guard: FetchGuard;
   readonly signal?: AbortSignal;
   readonly maxBytes?: number;
   /** Where a path leads, or why it may not be read (the tool applies the workspace rules here). */
@@ -37,7 +38,7 @@ export async function loadImage(input: string, deps: ImageSourceDeps): Promise<I
     const downloaded = await downloadBytes(input.trim(), {
       timeoutMs: deps.downloadTimeoutMs,
       maxBytes,
-      ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+      guard: deps.guard,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     if (!downloaded.ok) return downloaded;

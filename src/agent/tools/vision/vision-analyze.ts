@@ -3,7 +3,7 @@
 // and its tests need no network.
 import { visionAskVia } from '../../vision-slot.js';
 import * as z from 'zod/mini';
-import type { Dispatcher } from 'undici';
+import { STRICT_GUARD, type FetchGuard } from '../../../net/fetch-guard.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool, ToolResult } from '../types.js';
 import { resolveWorkspacePath } from '../workspace-path.js';
@@ -18,13 +18,15 @@ export type VisionToolOptions = {
   readonly ask: AskVision;
   /** The vision slot's download_timeout, in ms. */
   readonly downloadTimeoutMs: number;
-  readonly dispatcher?: Dispatcher;
+  /** Where an image URL may lead (tools.web) and through which proxy. */
+  readonly guard: FetchGuard;
 };
 
 /** Where no slot is wired (a toolset listing in a test): the tool says so instead of pretending. */
 const NOT_WIRED: VisionToolOptions = {
   ask: async () => ({ ok: false, error: 'the vision slot is not available in this process' }),
   downloadTimeoutMs: 30_000,
+  guard: STRICT_GUARD,
 };
 
 const args = z.strictObject({
@@ -45,7 +47,7 @@ export function createVisionAnalyzeTool(options: VisionToolOptions = NOT_WIRED):
     async run({ image, question }, context): Promise<ToolResult> {
       const loaded = await loadImage(image, {
         downloadTimeoutMs: options.downloadTimeoutMs,
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        guard: options.guard,
         ...(context.signal ? { signal: context.signal } : {}),
         resolvePath: async (path) => {
           const resolved = await resolveWorkspacePath(context.workspaceRoot, path);

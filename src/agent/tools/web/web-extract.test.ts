@@ -1,17 +1,21 @@
 // web_extract against real local servers: a fake site on 127.0.0.1, a fake CONNECT proxy, and
-// names given local addresses through the injected resolver (the only seam; the address check,
-// the dispatcher and the sockets are the production ones).
+// names given local addresses through the injected resolver (the only seam; the fetch guard, the
+// dispatcher and the sockets are the production ones). Only loopback addresses are ever let
+// through: the other classes are src/net/address-rules.test.ts's, on the pure rules.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startConnectProxy, type ConnectProxy } from '../../../../test/fakes/connect-proxy.js';
 import { startPageServer, type PageServer } from '../../../../test/fakes/page-server.js';
+import { LOOPBACK_FORMS } from '../../../../test/helpers/loopback-forms.js';
 import { articlePage, longPage, TIDES_PARAGRAPHS } from '../../../../test/fakes/web-pages.js';
-import { resolveHomePaths } from '../../../config/home.js';
+import { resolveHomePaths, type Env } from '../../../config/home.js';
+import { buildFetchGuard } from '../../../net/fetch-guard.js';
+import type { Resolver } from '../../../net/guarded-lookup.js';
+import { resolveProxySettings } from '../../../providers/wire/network.js';
 import { APPROVED } from '../test-support.js';
 import type { ToolContext } from '../types.js';
-import type { Resolver } from './guarded-lookup.js';
 import { createWebExtractTool, type Summarize, type WebExtractOptions } from './web-extract.js';
 
 let site: PageServer;
@@ -41,9 +45,11 @@ function resolverTo(...addresses: string[]): Resolver & { asked: string[] } {
   return Object.assign(resolve, { asked });
 }
 
+type RunOptions = Omit<WebExtractOptions, 'guard'> & { allowPrivate?: boolean; allowCidrs?: string[]; env?: Env; resolve?: Resolver };
+
 // No proxy from the machine running the tests: every test says what it wants.
-const run = (args: Record<string, unknown>, options: WebExtractOptions = {}) =>
-  createWebExtractTool({ env: {}, ...options }).run(args, context);
+const run = (args: Record<string, unknown>, { allowPrivate = false, allowCidrs = [], env = {}, resolve, ...options }: RunOptions = {}) =>
+  createWebExtractTool({ ...options, guard: { ...buildFetchGuard({ allowPrivate, allowCidrs }, resolveProxySettings(env)), ...(resolve ? { resolve } : {}) } }).run(args, context);
 
 describe('web_extract reading pages (allow_private, to reach the local site)', () => {
   const allowed = { allowPrivate: true };
@@ -161,17 +167,13 @@ describe('web_extract reading pages (allow_private, to reach the local site)', (
 });
 
 describe('web_extract refusing local addresses (allow_private false, the default)', () => {
-  it('refuses literal loopback addresses before connecting', async () => {
+  it('refuses every spelling of a loopback address before connecting', async () => {
     site.serve('/secret', { kind: 'page', contentType: 'text/plain', body: 'secret' });
-    const result = await run({ urls: [`${site.url}/secret`, `http://[::1]:${site.port}/secret`, `http://localhost:${site.port}/secret`] });
-    expect(result.ok).toBe(false);
-    expect(result.content).toBe(
-      [
-        `Source: ${site.url}/secret\nError: refused: 127.0.0.1 is not a public address (loopback); set tools.web.allow_private: true to allow it`,
-        `Source: http://[::1]:${site.port}/secret\nError: refused: ::1 is not a public address (loopback); set tools.web.allow_private: true to allow it`,
-        `Source: http://localhost:${site.port}/secret\nError: refused: localhost is not a public address (loopback); set tools.web.allow_private: true to allow it`,
-      ].join('\n\n---\n\n'),
-    );
+    const forms = [...LOOPBACK_FORMS, ['2130706433', 'refused: 127.0.0.1 is loopback'], ['localhost', 'refused: localhost is loopback']];
+    const urls = forms.map(([host]) => `http://${host}:${site.port}/secret`);
+    const results = [await run({ urls: urls.slice(0, 4) }), await run({ urls: urls.slice(4) })];
+    expect(results.map((r) => r.ok)).toEqual([false, false]);
+    expect(results.map((r) => r.content).join('\n\n---\n\n')).toBe(forms.map(([, refusal], i) => `Source: ${urls[i]}\nError: ${refusal}`).join('\n\n---\n\n'));
     expect(site.requests).toEqual([]);
   });
 
@@ -179,13 +181,20 @@ describe('web_extract refusing local addresses (allow_private false, the default
     site.serve('/secret', { kind: 'page', contentType: 'text/plain', body: 'secret' });
     const url = `http://news.iris-test.invalid:${site.port}/secret`;
     const local = await run({ urls: [url] }, { resolve: resolverTo('127.0.0.1') });
-    expect(local).toEqual({
-      ok: false,
-      content: `Source: ${url}\nError: refused: news.iris-test.invalid (127.0.0.1) is not a public address (loopback); set tools.web.allow_private: true to allow it`,
-    });
-    const mixed = await run({ urls: [url] }, { resolve: resolverTo('93.184.215.14', '10.1.2.3') });
-    expect(mixed.content).toContain('refused: news.iris-test.invalid (10.1.2.3) is not a public address (private)');
+    expect(local).toEqual({ ok: false, content: `Source: ${url}\nError: refused: news.iris-test.invalid (127.0.0.1) is loopback` });
+    // 127.0.0.1 stands in for a public answer (allow_cidrs opens it); the second answer is refused,
+    // so the name is, and nothing connects.
+    const mixed = await run({ urls: [url] }, { allowCidrs: ['127.0.0.1/32'], resolve: resolverTo('127.0.0.1', '127.0.0.2') });
+    expect(mixed).toEqual({ ok: false, content: `Source: ${url}\nError: refused: news.iris-test.invalid (127.0.0.2) is loopback` });
     expect(site.requests).toEqual([]);
+  });
+
+  it('opens a range listed in allow_cidrs, and only that range', async () => {
+    site.serve('/inside', { kind: 'page', contentType: 'text/plain', body: 'inside' });
+    const url = `http://127.0.0.1:${site.port}/inside`;
+    expect(await run({ urls: [url] }, { allowCidrs: ['127.0.0.0/30'] })).toEqual({ ok: true, content: `Source: ${url}\n\ninside` });
+    expect(await run({ urls: [url] }, { allowCidrs: ['127.0.0.2/31', '10.0.0.0/8'] })).toEqual({ ok: false, content: `Source: ${url}\nError: refused: 127.0.0.1 is loopback` });
+    expect(site.requests.map((r) => r.path)).toEqual(['/inside']);
   });
 
   it('behind a proxy, leaves names to the proxy but refuses a redirect to a literal loopback address', async () => {
@@ -196,7 +205,7 @@ describe('web_extract refusing local addresses (allow_private false, the default
     const result = await run({ urls: ['http://public.iris-test.invalid/start'] }, { env: { HTTP_PROXY: proxy.url }, resolve });
     expect(result).toEqual({
       ok: false,
-      content: `Source: http://public.iris-test.invalid/start\nError: redirected to http://127.0.0.1:${site.port}/secret: refused: 127.0.0.1 is not a public address (loopback); set tools.web.allow_private: true to allow it`,
+      content: `Source: http://public.iris-test.invalid/start\nError: redirected to http://127.0.0.1:${site.port}/secret: refused: 127.0.0.1 is loopback`,
     });
     // The name went to the proxy unresolved; the refused hop went nowhere.
     expect(resolve.asked).toEqual([]);
@@ -208,11 +217,11 @@ describe('web_extract refusing local addresses (allow_private false, the default
     proxy = await startConnectProxy(site.port);
     site.serve('/start', { kind: 'redirect', location: `http://intranet.corp.iris-test:${site.port}/secret` });
     site.serve('/secret', { kind: 'page', contentType: 'text/plain', body: 'secret' });
-    const resolve = resolverTo('10.20.30.40', '127.0.0.1');
+    const resolve = resolverTo('127.0.0.1');
     const result = await run({ urls: ['http://public.iris-test.invalid/start'] }, { env: { HTTP_PROXY: proxy.url, NO_PROXY: 'corp.iris-test' }, resolve });
     expect(result).toEqual({
       ok: false,
-      content: `Source: http://public.iris-test.invalid/start\nError: redirected to http://intranet.corp.iris-test:${site.port}/secret: refused: intranet.corp.iris-test (10.20.30.40) is not a public address (private); set tools.web.allow_private: true to allow it`,
+      content: `Source: http://public.iris-test.invalid/start\nError: redirected to http://intranet.corp.iris-test:${site.port}/secret: refused: intranet.corp.iris-test (127.0.0.1) is loopback`,
     });
     expect(resolve.asked).toEqual(['intranet.corp.iris-test']);
     expect(proxy.targets).toEqual(['public.iris-test.invalid:80']);
@@ -224,7 +233,7 @@ describe('web_extract refusing local addresses (allow_private false, the default
     const resolve = resolverTo('127.0.0.1');
     const url = `http://intranet.iris-test.invalid:${site.port}/`;
     const result = await run({ urls: [url] }, { env: { HTTP_PROXY: proxy.url, NO_PROXY: 'iris-test.invalid' }, resolve });
-    expect(result.content).toBe(`Source: ${url}\nError: refused: intranet.iris-test.invalid (127.0.0.1) is not a public address (loopback); set tools.web.allow_private: true to allow it`);
+    expect(result.content).toBe(`Source: ${url}\nError: refused: intranet.iris-test.invalid (127.0.0.1) is loopback`);
     expect(proxy.targets).toEqual([]);
     expect(resolve.asked).toEqual(['intranet.iris-test.invalid']);
   });

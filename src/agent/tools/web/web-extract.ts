@@ -3,13 +3,13 @@
 // merely building the toolset (every chat start) costs nothing.
 import type { TaskRequest } from '../../../routing/call-model.js';
 import * as z from 'zod/mini';
-import type { Env } from '../../../config/home.js';
+import { STRICT_GUARD, type FetchGuard } from '../../../net/fetch-guard.js';
+import type { Fetched, GuardedClient } from '../../../net/guarded-fetch.js';
 import { defineTool } from '../define-tool.js';
 import type { Tool } from '../types.js';
 import { classifyContentType, decodeText, sniffHtmlCharset } from './content-type.js';
-import type { FetchedPage, WebClient } from './fetch-page.js';
 import { formatOutcomes, type PageOutcome } from './format-result.js';
-import type { Resolver } from './guarded-lookup.js';
+import { describePageFailure } from './page-failure.js';
 import { buildSummaryPrompt, SUMMARY_THRESHOLD_CHARS } from './summary-prompt.js';
 
 export const WEB_LIMITS = Object.freeze({
@@ -17,7 +17,6 @@ export const WEB_LIMITS = Object.freeze({
   /** The whole page: connecting, redirects, headers and body. */
   timeoutMs: 30_000,
   maxBytes: 5 * 1024 * 1024,
-  maxRedirects: 5,
   /** A summary longer than this is cut (a model that ignores "about 600 words"). */
   maxSummaryChars: 8_000,
 });
@@ -33,14 +32,10 @@ export function summaryRequest(prompt: string, signal?: AbortSignal): TaskReques
 }
 
 export type WebExtractOptions = {
-  /** Where the proxy settings come from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). Default: `process.env`. */
-  readonly env?: Env;
-  /** `tools.web.allow_private`: lets pages on private, loopback and link-local addresses be read. */
-  readonly allowPrivate?: boolean;
+  /** Where pages may be fetched from and through which proxy (tools.web, HTTP(S)_PROXY). Default: nothing private, no proxy. */
+  readonly guard?: FetchGuard;
   /** Absent: long pages are cut at the threshold instead of summarised. */
   readonly summarize?: Summarize;
-  /** DNS for direct connections; tests give names local addresses with it. */
-  readonly resolve?: Resolver;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
 };
@@ -67,25 +62,14 @@ export function createWebExtractTool(options: WebExtractOptions = {}): Tool {
     args,
     readOnly: true,
     async run({ urls, question }, context) {
-      const [{ openWebClient }, { systemResolver }, { resolveProxySettings }] = await Promise.all([
-        import('./fetch-page.js'),
-        import('./guarded-lookup.js'),
-        import('../../../providers/wire/network.js'),
-      ]);
-      const client = openWebClient({
-        allowPrivate: options.allowPrivate ?? false,
-        proxy: resolveProxySettings(options.env ?? process.env),
-        resolve: options.resolve ?? systemResolver,
-        timeoutMs: options.timeoutMs ?? WEB_LIMITS.timeoutMs,
-        maxBytes: options.maxBytes ?? WEB_LIMITS.maxBytes,
-        maxRedirects: WEB_LIMITS.maxRedirects,
-        userAgent: 'Mozilla/5.0 (compatible; Iris web_extract)',
-      });
+      const { openGuardedClient } = await import('../../../net/guarded-fetch.js');
+      const client = openGuardedClient(options.guard ?? STRICT_GUARD);
+      const limits = { timeoutMs: options.timeoutMs ?? WEB_LIMITS.timeoutMs, maxBytes: options.maxBytes ?? WEB_LIMITS.maxBytes };
       try {
         // Through the session when there is one, so the summary's usage is the session's.
         const sideJob = context.sideJob;
         const summarize: Summarize | undefined = sideJob ? (prompt, signal) => sideJob('web_extract', summaryRequest(prompt, signal)) : options.summarize;
-        const outcomes = await Promise.all(urls.map((url) => extractOne(client, url, question, summarize, context.signal)));
+        const outcomes = await Promise.all(urls.map((url) => extractOne(client, limits, url, question, summarize, context.signal)));
         return formatOutcomes(outcomes);
       } finally {
         await client.close();
@@ -94,13 +78,20 @@ export function createWebExtractTool(options: WebExtractOptions = {}): Tool {
   });
 }
 
-async function extractOne(client: WebClient, url: string, question: string | undefined, summarize: Summarize | undefined, signal?: AbortSignal): Promise<PageOutcome> {
-  const fetched = await client.fetchPage(url, signal);
-  if (!fetched.ok) return { url, ok: false, error: fetched.error };
-  const readable = await readableText(fetched.page);
+type Limits = { readonly timeoutMs: number; readonly maxBytes: number };
+
+const PAGE_HEADERS = Object.freeze({
+  'user-agent': 'Mozilla/5.0 (compatible; Iris web_extract)',
+  accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5',
+});
+
+async function extractOne(client: GuardedClient, limits: Limits, url: string, question: string | undefined, summarize: Summarize | undefined, signal?: AbortSignal): Promise<PageOutcome> {
+  const fetched = await client.get(url, { ...limits, headers: PAGE_HEADERS, ...(signal ? { signal } : {}) });
+  if (!fetched.ok) return { url, ok: false, error: describePageFailure(fetched.failure, limits) };
+  const readable = await readableText(fetched.response);
   if (!readable.ok) return { url, ok: false, error: readable.error };
   const { text, title } = readable;
-  const finalUrl = fetched.page.url;
+  const finalUrl = fetched.response.url;
   const base = { url, ok: true as const, ...(finalUrl !== url ? { finalUrl } : {}), ...(title ? { title } : {}) };
   if (text.length <= SUMMARY_THRESHOLD_CHARS) return { ...base, text, form: { kind: 'whole' } };
   const start = text.slice(0, SUMMARY_THRESHOLD_CHARS);
@@ -119,7 +110,7 @@ async function extractOne(client: WebClient, url: string, question: string | und
 
 type Text = { readonly ok: true; readonly text: string; readonly title?: string } | { readonly ok: false; readonly error: string };
 
-async function readableText(page: FetchedPage): Promise<Text> {
+async function readableText(page: Fetched): Promise<Text> {
   const kind = classifyContentType(page.contentType);
   if (kind.kind === 'other') return { ok: false, error: `not text: the page is ${kind.mediaType}` };
   const charset = kind.kind === 'html' && !kind.declared ? (sniffHtmlCharset(page.body) ?? kind.charset) : kind.charset;

@@ -1,5 +1,5 @@
 // Following redirects by hand, so every hop goes back through the address check and the count
-// is ours: at most WEB_LIMITS.maxRedirects hops per page.
+// is ours: at most `maxRedirects` hops (5 for every guarded fetch).
 
 export type HopDecision =
   | { readonly kind: 'done' }

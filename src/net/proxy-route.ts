@@ -1,11 +1,17 @@
-// Whether a page goes through the proxy, by the same NO_PROXY rules as undici's EnvHttpProxyAgent
-// (which the model clients use), decided here because a page that bypasses the proxy must get
+// Whether a request goes through the proxy, by the same NO_PROXY rules as undici's EnvHttpProxyAgent
+// (which the model clients use), decided here because a request that bypasses the proxy must get
 // the full address check and one that goes through it must not be resolved locally.
-import type { ProxySettings } from '../../../providers/wire/network.js';
+
+/** HTTP(S)_PROXY and NO_PROXY as read from the service's environment (providers/wire/network.ts). */
+export type ProxySettings = {
+  readonly httpProxy?: string;
+  readonly httpsProxy?: string;
+  readonly noProxy?: string;
+};
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
-/** The proxy URL for this page, or undefined to connect directly. */
+/** The proxy URL for this request, or undefined to connect directly. */
 export function proxyFor(url: URL, proxy: ProxySettings): string | undefined {
   const proxyUrl = url.protocol === 'https:' ? proxy.httpsProxy : proxy.httpProxy;
   if (!proxyUrl) return undefined;
