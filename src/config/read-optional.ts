@@ -10,3 +10,16 @@ export async function readTextIfPresent(path: string): Promise<string | undefine
     throw err;
   }
 }
+
+/** `text` as JSON of `schema`'s shape, or undefined (absent, torn, foreign or not JSON). */
+export function parseJsonAs<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, text: string | undefined): T | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import type { HomePaths } from '../config/home.js';
-import { readTextIfPresent } from '../config/read-optional.js';
+import { parseJsonAs, readTextIfPresent } from '../config/read-optional.js';
 import { processIsAlive } from '../domain/process-alive.js';
 
 export const SIGN_IN_KINDS = ['token', 'password', 'proxy', 'password+proxy'] as const;
@@ -31,16 +31,8 @@ export async function writeDashboardAddress(paths: Pick<HomePaths, 'dir'>, addre
 
 /** The running dashboard's address, or undefined (none written, unreadable, or its process gone). */
 export async function readDashboardAddress(paths: Pick<HomePaths, 'dir'>, alive: (pid: number) => boolean = processIsAlive): Promise<DashboardAddress | undefined> {
-  const text = await readTextIfPresent(dashboardAddressPath(paths)).catch(() => undefined);
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = addressSchema.safeParse(value);
-  return parsed.success && alive(parsed.data.pid) ? parsed.data : undefined;
+  const address = parseJsonAs(addressSchema, await readTextIfPresent(dashboardAddressPath(paths)).catch(() => undefined));
+  return address && alive(address.pid) ? address : undefined;
 }
 
 /** Removes the file if it is still this process's. */

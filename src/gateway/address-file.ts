@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import type { HomePaths } from '../config/home.js';
-import { readTextIfPresent } from '../config/read-optional.js';
+import { parseJsonAs, readTextIfPresent } from '../config/read-optional.js';
 import type { GatewayStatus } from '../routing/status-report.js';
 import { listenerUrl } from './listener-url.js';
 import { readGatewayStatus } from './pid-file.js';
@@ -29,15 +29,7 @@ export function gatewayAddressPath(paths: Pick<HomePaths, 'dir'>): string {
 
 /** The file's content, or undefined when it is not a well-formed address (a torn or foreign file). */
 export function parseGatewayAddress(text: string | undefined): GatewayAddress | undefined {
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = addressSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return parseJsonAs(addressSchema, text);
 }
 
 export async function writeGatewayAddress(paths: Pick<HomePaths, 'dir'>, address: GatewayAddress): Promise<void> {

@@ -4,12 +4,12 @@
 // failed sign-ins are limited per address; the trusted proxy's header counts only from the proxy;
 // and audit.log has a line for each sign-in and write, with no secret in it. The second client
 // address is 127.0.0.2 (the loopback range), bound as the request's local address.
-import { request } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDashboardProcess, type DashboardProcess } from '../helpers/dashboard.js';
+import { send as sendRequest, type HttpAnswer } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris, runIrisWithInput } from '../helpers/iris.js';
 
 const PASSWORD = 'canary-pass-6f1d2c9a8b';
@@ -45,39 +45,16 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown };
-
-/** One request with full control of the headers and the client's own address. */
-function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: unknown; from?: string } = {}): Promise<Answer> {
-  const url = new URL(path, dash!.url);
+/** One request with full control of the headers and the client's own address (127.0.0.1 unless told). */
+function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: unknown; from?: string } = {}): Promise<HttpAnswer> {
+  const url = new URL(dash!.url);
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path: url.pathname + url.search,
-        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
-        localAddress: options.from ?? '127.0.0.1',
-        headers: { host: `127.0.0.1:${url.port}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+  return sendRequest(`http://127.0.0.1:${url.port}`, {
+    path,
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    localAddress: options.from ?? '127.0.0.1',
+    headers: { host: `127.0.0.1:${url.port}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    ...(body === undefined ? {} : { body }),
   });
 }
 

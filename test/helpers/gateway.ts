@@ -79,10 +79,17 @@ export function sign(body: string | Buffer, secret: string): string {
 
 export type HttpAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown };
 
-/** One request over a fresh connection; `body` as given (a string or bytes). */
-export function send(url: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<HttpAnswer> {
+/**
+ * One request over a fresh connection; `body` as given (a string or bytes). `localAddress`: the
+ * client's own address (another loopback address, 127.0.0.2, is another client).
+ */
+export function send(
+  url: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string },
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${options.path}`, { method: options.method ?? 'POST', headers: options.headers ?? {}, agent: false }, (res) => {
+    const target = { method: options.method ?? 'POST', headers: options.headers ?? {}, agent: false, ...(options.localAddress ? { localAddress: options.localAddress } : {}) };
+    const req = request(`${url}${options.path}`, target, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
