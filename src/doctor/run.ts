@@ -25,6 +25,8 @@ import { checkIdentityToken, checkIdentityVariables } from './checks/identity.js
 import { checkPlatformAccess, checkPlatformOwners, checkPlatformProbe, checkPlatformSetup, platformProbeDescription, readPlatformSetup, type PlatformSetup } from './checks/platforms.js';
 import { checkCredential, checkEndpoint, checkProbe, isProbeable } from './checks/providers.js';
 import { checkStore, checkStoreSpace } from './checks/store.js';
+import { checkDiskSpace } from './checks/disk.js';
+import { readDiskSpace } from '../config/disk-space-read.js';
 import { checkWebhook } from './checks/webhook.js';
 import { checkDashboard } from './checks/dashboard.js';
 import { checkSandbox } from './checks/sandbox.js';
@@ -75,7 +77,7 @@ async function webhookCheck(config: Readonly<Config>, paths: HomePaths): Promise
   return checkWebhook(gateway, extra.host, extra.port, bind);
 }
 
-async function dashboardCheck(config: Readonly<Config>, env: Env, paths: HomePaths): Promise<CheckResult> {
+async function dashboardCheck(config: Readonly<Config>, env: Env, paths: HomePaths): Promise<CheckResult | undefined> {
   const address = await readDashboardAddress(paths);
   return checkDashboard({
     running: address ? { host: address.host, port: address.port, loopback: isLoopbackHost(address.host), signIn: address.sign_in } : undefined,
@@ -161,7 +163,7 @@ async function configuredChecks(config: Readonly<Config>, env: Env, oauth: OAuth
     ...(forgeRoutes.gitlab.length > 0 ? [checkGitlab(env, config.gitlab.api_base, forgeRoutes.gitlab)] : []),
     ...(webhook ? [webhook] : []),
     ...platformChecks(platforms, platformProbes),
-    dashboard,
+    ...(dashboard ? [dashboard] : []),
     ...(sandbox ? [sandbox] : []),
   ];
 }
@@ -171,6 +173,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const home = await readHomeFacts(paths);
   const checks: CheckResult[] = [checkHome(home.home)];
   if (home.home.kind === 'directory') checks.push(checkPermissions(home.paths));
+  const disk = checkDiskSpace(paths.dir, await readDiskSpace(paths.dir));
+  if (disk) checks.push(disk);
 
   const envFile = await readEnvFile(paths);
   if (!envFile.ok) checks.push(checkEnvFile(envFile.error.message, paths.envPath));

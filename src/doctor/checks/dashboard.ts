@@ -19,7 +19,8 @@ const SIGN_IN_WORDS: Readonly<Record<SignInKind, string>> = {
   'password+proxy': 'the password or the trusted proxy',
 };
 
-export function checkDashboard(facts: DashboardFacts): CheckResult {
+/** Undefined when there is nothing to say: no dashboard running, and neither a password nor a proxy set. */
+export function checkDashboard(facts: DashboardFacts): CheckResult | undefined {
   const wide = facts.proxy?.from.filter((range) => /\/0$/.test(range.trim())) ?? [];
   if (wide.length > 0) {
     return warn(ID, ID, `dashboard.trusted_proxy.from has ${wide.join(', ')}: anyone who reaches the dashboard can sign in by sending ${facts.proxy!.header}`, "list only the proxy's own addresses in dashboard.trusted_proxy.from (e.g. 127.0.0.1/32)");
@@ -30,6 +31,6 @@ export function checkDashboard(facts: DashboardFacts): CheckResult {
     const reach = loopback ? 'this machine only' : 'other machines can reach it';
     return ok(ID, ID, `running on ${host.includes(':') ? `[${host}]` : host}:${port} (${reach}); sign-in: ${SIGN_IN_WORDS[signIn]}`);
   }
-  if (ways.length === 0) return ok(ID, ID, 'not running; on loopback it needs no sign-in, and a non-loopback --host is refused until a password (iris dashboard password) or dashboard.trusted_proxy is set');
+  if (ways.length === 0) return undefined;
   return ok(ID, ID, `not running; it signs people in with ${ways.join(' or ')}`);
 }
