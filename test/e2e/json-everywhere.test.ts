@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { makeTempDir, removeDir, REPO_ROOT, runIris } from '../helpers/iris.js';
 import { parseJson } from '../helpers/documents.js';
+import { jsonConventionProblems } from '../helpers/json-convention.js';
+import { documentedCommands, rowsFor, walkCommands, type DocumentedCommand } from '../helpers/command-tree.js';
 import { adminQuery, dropSchema, freshSchemaName, PG_TEST_URL } from '../helpers/postgres.js';
 
 /** Not data: what each of these does instead of printing a result. */
@@ -16,12 +18,14 @@ const NOT_DATA: Readonly<Record<string, string>> = {
   gateway: 'runs the gateway in the foreground (same as gateway run)',
   'gateway run': 'runs the gateway in the foreground',
   dashboard: 'serves the dashboard until stopped',
+  'dashboard password': 'sets or clears the dashboard password (asked on a terminal or read from stdin)',
   model: 'the interactive picker (needs a terminal)',
   'auth login': 'the interactive device-flow sign-in',
   'sessions export': 'writes the session itself (--format json is its JSON form)',
+  completion: 'prints a shell script',
 };
 
-/** Groups that only hold subcommands (called alone they print their help and exit 2). */
+/** Groups that only hold subcommands (called alone they print their help and exit 0). */
 const GROUPS_ONLY = ['config', 'sessions', 'webhook', 'pairing', 'slack', 'model aux', 'store', 'mcp', 'kanban', 'curator', 'skills', 'profile'];
 
 /** Data commands, with the arguments each is run with (besides --json), in the order they run. */
@@ -38,6 +42,7 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['status', []],
   ['chat', ['-q', 'hello']],
   ['usage', []],
+  ['logs', []],
   ['curator review', []],
   ['store backup', ['$BACKUP']],
   ['store status', []],
@@ -114,48 +119,12 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-/** The subcommand names in a help text's Commands section (not `help`). */
-function subcommands(help: string): string[] {
-  const section = help.split('\nCommands:\n')[1] ?? '';
-  return section
-    .split('\n')
-    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
-    .filter((name): name is string => name !== undefined && name !== 'help');
+/** Is `path` documented with --json. */
+function documentsJson(documented: readonly DocumentedCommand[], path: string): boolean {
+  return rowsFor(documented, path).some(({ row }) => row.includes('--json'));
 }
 
-/** Every command and group path under `path`, each with its own help text. */
-async function walk(path: string[] = []): Promise<Map<string, string>> {
-  const help = await runIris([...path, '--help'], { home });
-  expect(help.code, `iris ${path.join(' ')} --help`).toBe(0);
-  const found = new Map<string, string>();
-  const children = subcommands(help.stdout);
-  if (path.length > 0) found.set(path.join(' '), help.stdout);
-  for (const child of children) for (const [name, text] of await walk([...path, child])) found.set(name, text);
-  return found;
-}
-
-/** docs/cli.md's command table: each `iris …` code span of a row's first cell, with the row. */
-async function documentedCommands(): Promise<Array<{ readonly command: string; readonly row: string }>> {
-  const docs = await readFile(join(REPO_ROOT, 'docs', 'cli.md'), 'utf8');
-  return docs
-    .split('\n')
-    .filter((line) => line.startsWith('| `iris '))
-    .flatMap((row) => {
-      const cell = (row.split(/(?<!\\)\|/)[1] ?? '').replace(/\\\|/g, '|');
-      return [...cell.matchAll(/`(iris [^`]*)`/g)].map((match) => ({ command: match[1] ?? '', row: cell }));
-    });
-}
-
-/** Is `path` documented with --json: a span `iris <path> …` whose next word is no further subcommand. */
-function documentsJson(documented: ReadonlyArray<{ command: string; row: string }>, path: string): boolean {
-  const words = path.split(' ');
-  return documented.some(({ command, row }) => {
-    const tokens = command.split(/\s+/).slice(1);
-    const matches = words.every((word, i) => (tokens[i] ?? '').replace(/[[\]]/g, '').split('|').includes(word));
-    const next = tokens[words.length] ?? '';
-    return matches && !/^[a-z]/.test(next) && row.includes('--json');
-  });
-}
+const walk = () => walkCommands(home);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -186,6 +155,7 @@ describe('--json wherever data is printed', () => {
     // Unit folders of its own: install-service writes there, and gateway status looks there.
     const env = { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1`, TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: 'f00dfeedc0ffee0123456789abcdef01', XDG_CONFIG_HOME: join(dir, 'xdg'), IRIS_SYSTEMD_DIR: join(dir, 'systemd') };
     let session = '';
+    const problems: string[] = [];
     for (const [path, args] of DATA) {
       if (path === 'webhook subscribe') {
         // The gateway needs a listener of its own on this machine.
@@ -200,8 +170,11 @@ describe('--json wherever data is printed', () => {
       const result = await runIris(argv, { home, env });
       let parsed: unknown;
       expect(() => (parsed = parseJson(result.stdout)), `iris ${argv.join(' ')} printed:\n${result.stdout}\n${result.stderr}`).not.toThrow();
+      // config schema is a JSON Schema document: its keys are that standard's ($schema, anyOf, …).
+      if (path !== 'config schema') problems.push(...jsonConventionProblems(parsed).map((problem) => `iris ${path} --json: ${problem}`));
       if (path === 'chat') session = (parsed as { session_id: string }).session_id;
     }
     expect(session).toMatch(/^s_/);
+    expect(problems).toEqual([]);
   });
 });
