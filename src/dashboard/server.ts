@@ -104,7 +104,7 @@ export function createDashboardHandler(options: DashboardOptions) {
     const opened = await usageStore();
     const rows = opened ? await opened.usageSummary({ by: 'model', ...(since === undefined ? {} : { since }) }) : [];
     return {
-      since: since ?? null,
+      since: since === undefined ? null : new Date(since).toISOString(),
       models: rows.map((row) => {
         const provider = row.provider ?? '';
         const model = row.model ?? '';

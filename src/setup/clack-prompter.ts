@@ -68,5 +68,11 @@ export function clackPrompter(): Prompter {
     note(text) {
       clack.log.info(text);
     },
+    open(title) {
+      clack.intro(title);
+    },
+    close(text) {
+      clack.outro(text);
+    },
   };
 }

@@ -13,6 +13,9 @@ export interface Prompter {
   secret(question: { message: string; flag: string }): Promise<string>;
   confirm(question: { message: string; initial: boolean; flag: string }): Promise<boolean>;
   note(text: string): void;
+  /** The wizard's opening and closing frame (a terminal only). */
+  open?(title: string): void;
+  close?(text: string): void;
 }
 
 export class MissingAnswer extends Error {

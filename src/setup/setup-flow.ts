@@ -53,7 +53,8 @@ export const PROBE_TIMEOUT_MS = 10_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MODEL_QUESTION: Readonly<Record<string, string>> = {
   'cloud-hosted': 'The deployment name (the model as the resource names it)',
-  custom: "The model (the endpoint's own id; type to filter, or any id)",
+  // The picker adds its own hint (type to filter, or type any id): not said twice.
+  custom: "The model, by the endpoint's own id",
 };
 
 function current(config: Readonly<Config>) {

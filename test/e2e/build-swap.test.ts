@@ -4,7 +4,6 @@ import { execFile } from 'node:child_process';
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ES module of the build, without types
 import { buildsToRemove } from '../../scripts/dist-swap.mjs';
 import { cleanEnv, makeTempDir, removeDir, REPO_ROOT, runIris } from '../helpers/iris.js';
 

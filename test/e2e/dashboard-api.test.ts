@@ -11,6 +11,7 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { startDashboardProcess, type DashboardProcess } from '../helpers/dashboard.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 import { anyString } from '../helpers/documents.js';
+import { jsonConventionProblems } from '../helpers/json-convention.js';
 
 let dir: string;
 let home: string;
@@ -135,9 +136,10 @@ describe('reads', () => {
     expect(all.models).toEqual([
       expect.objectContaining({ provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', calls: 3, input_tokens: 3000, output_tokens: 300, cached_tokens: 30, unpriced_calls: 0, tasks: ['main', 'title_generation'] }),
     ]);
-    const week = (await api('/api/usage?since=7d')).json as { since: number; models: Array<{ calls: number }> };
+    const week = (await api('/api/usage?since=7d')).json as { since: string; models: Array<{ calls: number }> };
     expect(week.models[0]!.calls).toBe(2);
-    expect(week.since).toBeGreaterThan(now - 8 * 86_400_000);
+    expect(week.since).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Date.parse(week.since)).toBeGreaterThan(now - 8 * 86_400_000);
     expect(await api('/api/usage?since=soon')).toMatchObject({ status: 400 });
   });
 
@@ -239,5 +241,30 @@ describe('iris dashboard start-up', () => {
     const result = await runIris(['dashboard', '--host', '0.0.0.0', '--port', '0', '--no-open'], { home });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('0.0.0.0 is not a loopback address');
+  });
+});
+
+describe('the one JSON convention (docs/cli.md)', () => {
+  it('every API answer has snake_case keys and ISO 8601 UTC times', async () => {
+    const store = await openSqliteStore(join(home, 'state.db'));
+    await store.recordUsage({ sessionId: null, at: Date.now(), provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', task: 'main', inputTokens: 10, outputTokens: 1, cachedTokens: 0, costUsd: 0.01 });
+    await store.close();
+    const answers: Array<[string, Answer]> = [
+      ['GET /api/model/options', await api('/api/model/options')],
+      ['GET /api/model/auxiliary', await api('/api/model/auxiliary')],
+      ['GET /api/usage?since=7d', await api('/api/usage?since=7d')],
+      ['GET /api/profiles', await api('/api/profiles')],
+      ['POST /api/model/set (main)', await api('/api/model/set', { body: { scope: 'main', provider: 'openai', model: 'gpt-5' } })],
+      ['POST /api/model/set (auxiliary)', await api('/api/model/set', { body: { scope: 'auxiliary', task: 'vision', provider: 'openai', model: 'gpt-5' } })],
+      ['POST /api/model/set (reset)', await api('/api/model/set', { body: { scope: 'auxiliary', task: '__reset__', provider: '', model: '' } })],
+      ['POST /api/profile/describe (404)', await api('/api/profile/describe', { body: { profile: 'nope' } })],
+      ['GET /api/nope (404)', await api('/api/nope')],
+      ['POST /api/login (404: no sign-in on loopback)', await api('/api/login', { body: { password: 'x' } })],
+    ];
+    const problems = answers.flatMap(([what, answer]) => {
+      expect(answer.json, what).toBeDefined();
+      return jsonConventionProblems(answer.json).map((problem) => `${what}: ${problem}`);
+    });
+    expect(problems).toEqual([]);
   });
 });

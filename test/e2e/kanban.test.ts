@@ -56,7 +56,7 @@ const text = (answer: string): FakeBehaviour => ({ kind: 'text', deltas: [answer
 
 describe('iris kanban', () => {
   it('add → specify → decompose: the spec becomes the body, the children land in todo under their parent', async () => {
-    expect(await json(['kanban', 'add', 'dark mode'])).toMatchObject({ id: 1, title: 'dark mode', body: '', status: 'triage', parentId: null });
+    expect(await json(['kanban', 'add', 'dark mode'])).toMatchObject({ id: 1, title: 'dark mode', body: '', status: 'triage', parent_id: null });
 
     fake.script('main-m', text(SPEC));
     const specified = await json(['kanban', 'specify', '1']);
@@ -71,14 +71,14 @@ describe('iris kanban', () => {
     expect(decomposed.parent.id).toBe(1);
     expect(decomposed.children).toHaveLength(3);
 
-    const board = (await json(['kanban', 'list'])) as Array<{ id: number; title: string; status: string; parentId: number | null }>;
-    expect(board.map((t) => [t.id, t.title, t.status, t.parentId])).toEqual([
+    const board = (await json(['kanban', 'list'])) as Array<{ id: number; title: string; status: string; parent_id: number | null }>;
+    expect(board.map((t) => [t.id, t.title, t.status, t.parent_id])).toEqual([
       [1, 'Dark mode for the dashboard', 'todo', null],
       [2, 'Theme tokens', 'todo', 1],
       [3, 'Header toggle', 'todo', 1],
       [4, 'Contrast check', 'todo', 1],
     ]);
-    expect(await json(['kanban', 'show', '3'])).toMatchObject({ id: 3, body: 'Add the switch and persist it.', parentId: 1 });
+    expect(await json(['kanban', 'show', '3'])).toMatchObject({ id: 3, body: 'Add the switch and persist it.', parent_id: 1 });
 
     const shown = await iris(['kanban', 'list', '--status', 'todo']);
     expect(shown.code).toBe(0);
@@ -150,8 +150,8 @@ describe('iris kanban', () => {
     await json(['kanban', 'add', 'dark mode']);
     fake.script('dec-m', { kind: 'error', status: 503 });
     fake.script('dec-fallback', text(CHILDREN));
-    const decomposed = (await json(['kanban', 'decompose', '1'])) as { children: Array<{ parentId: number; status: string }> };
-    expect(decomposed.children.map((c) => [c.parentId, c.status])).toEqual([
+    const decomposed = (await json(['kanban', 'decompose', '1'])) as { children: Array<{ parent_id: number; status: string }> };
+    expect(decomposed.children.map((c) => [c.parent_id, c.status])).toEqual([
       [1, 'todo'],
       [1, 'todo'],
       [1, 'todo'],

@@ -37,7 +37,9 @@ describe('iris setup with a custom endpoint', () => {
     session.type(`LLAMA_KEY${KEYS.enter}`);
     await session.waitFor('LLAMA_KEY (stored in $IRIS_HOME/.env, never in config.yaml)');
     session.type(`llama-secret-0123456789${KEYS.enter}`);
-    await session.waitFor("The model (the endpoint's own id; type to filter, or any id)");
+    await session.waitFor("The model, by the endpoint's own id (type to filter, or type any id)");
+    // The hint once: the question used to carry its own copy of the picker's.
+    expect(session.screen()).not.toMatch(/type to filter[^\n]*type to filter/);
     session.type('qwen');
     await session.waitFor('qwen-2.5-coder');
     session.type(KEYS.enter);
@@ -59,7 +61,7 @@ describe('iris setup with a custom endpoint', () => {
     session = startPty([process.execPath, IRIS_BIN, 'setup', '--provider', 'custom', '--base-url', `${fake.url}/v1`], { IRIS_HOME: home });
     await session.waitFor("The variable that holds the endpoint's key");
     session.type(KEYS.enter);
-    await session.waitFor('The model (');
+    await session.waitFor("The model, by the endpoint's own id (");
     session.type(KEYS.enter);
     await session.waitFor('Enable the webhook gateway');
     session.type(KEYS.enter);

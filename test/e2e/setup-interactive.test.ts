@@ -49,6 +49,9 @@ describe('iris setup on a terminal', () => {
     expect(await session.exited).toBe(0);
     expect(session.screen()).toContain('main model: openai · gpt-5-mini');
     expect(session.screen()).not.toContain('sk-typed-0123456789abcdef');
+    // The wizard's frame: an opening line, and a closing one after the summary.
+    expect(session.screen()).toMatch(/┌ {2}iris setup/);
+    expect(session.screen()).toMatch(/main model: openai · gpt-5-mini[\s\S]*└ {2}setup done/);
     const config = parse(await readFile(join(home, 'config.yaml'), 'utf8')) as { model: unknown };
     expect(config.model).toEqual({ provider: 'openai', default: 'gpt-5-mini', base_url: '', context_length: 400000 });
     expect(await readFile(join(home, '.env'), 'utf8')).toBe('OPENAI_API_KEY=sk-typed-0123456789abcdef\n');

@@ -43,7 +43,7 @@ const envFile = () => readFile(join(home, '.env'), 'utf8').catch(() => '');
 
 describe('iris setup (flags)', () => {
   it('fresh install: replaces model: "" with a mapping, the key goes to .env (0600), never config.yaml', async () => {
-    const result = await setup(['--provider', 'openai', '--model', 'gpt-5', '--api-key-stdin'], { stdin: 'sk-test-0123456789abcdef\n' });
+    const result = await setup(['--provider', 'openai', '--model', 'gpt-5', '--api-key-stdin'], { stdin: 'sk-test-0123456789abcdef\n', env: { OPENAI_BASE_URL: `${fake.url}/v1` } });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('main model: openai · gpt-5');
     expect((await config()).model).toEqual({ provider: 'openai', default: 'gpt-5', base_url: '', context_length: 400000 });
@@ -54,7 +54,7 @@ describe('iris setup (flags)', () => {
   });
 
   it('run again: the current values are the defaults', async () => {
-    await setup(['--provider', 'openai', '--model', 'gpt-5', '--api-key-stdin'], { stdin: 'sk-test-0123456789abcdef' });
+    await setup(['--provider', 'openai', '--model', 'gpt-5', '--api-key-stdin'], { stdin: 'sk-test-0123456789abcdef', env: { OPENAI_BASE_URL: `${fake.url}/v1` } });
     const again = await setup(['--yes']);
     expect(again.code).toBe(0);
     expect((await config()).model).toEqual({ provider: 'openai', default: 'gpt-5', base_url: '', context_length: 400000 });
@@ -175,5 +175,28 @@ describe('the status afterwards', () => {
     await writeFile(join(home, '.env'), 'OPENAI_API_KEY=sk-0123456789abcdef\n', { mode: 0o600 });
     await setup(['--provider', 'openai', '--model', 'gpt-4.1', '--yes']);
     expect(JSON.parse((await runIris(['status', '--json'], { home })).stdout)).toMatchObject({ main: { provider: 'openai', model: 'gpt-4.1' } });
+  });
+});
+
+describe('iris setup --api-key-stdin checks the key', () => {
+  const KEY = 'sk-test-0123456789abcdef';
+
+  it('says what GET /models found with it, and sends the key', async () => {
+    fake.setModels(['gpt-5', 'gpt-5-mini']);
+    const result = await setup(['--provider', 'openai', '--model', 'gpt-5', '--api-key-stdin'], { stdin: `${KEY}\n`, env: { OPENAI_BASE_URL: `${fake.url}/v1` } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`key check: ok, 2 models listed at ${fake.url}/v1/models\n`);
+    expect(fake.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/v1/models', `Bearer ${KEY}`]]);
+    expect(result.stdout).not.toContain(KEY);
+  });
+
+  it('a failed check is said with the fix; the key is stored anyway (exit 0); --json has key_check', async () => {
+    const url = await closedPortUrl();
+    const result = await setup(['--provider', 'openai', '--model', 'gpt-5', '--api-key-stdin', '--json'], { stdin: KEY, env: { OPENAI_BASE_URL: `${url}/v1` } });
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as { key_check: { ok: boolean; detail: string } };
+    expect(summary.key_check.ok).toBe(false);
+    expect(summary.key_check.detail).toContain(`${url}/v1/models`);
+    expect(await envFile()).toBe(`OPENAI_API_KEY=${KEY}\n`);
   });
 });

@@ -273,7 +273,7 @@ function modelOf(body: Record<string, unknown>, path: string): string {
   return /\/deployments\/([^/]+)\//.exec(path)?.[1] ?? '';
 }
 
-export async function startFakeUpstream(options: { models?: string[] } = {}): Promise<FakeUpstream> {
+export async function startFakeUpstream(options: { models?: string[]; port?: number } = {}): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
   const scripts = new Map<string, FakeBehaviour[]>();
   let models = [...(options.models ?? [])];
@@ -328,7 +328,7 @@ export async function startFakeUpstream(options: { models?: string[] } = {}): Pr
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 

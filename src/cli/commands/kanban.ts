@@ -63,17 +63,30 @@ function taskText(task: KanbanTask): string {
   return lines.join('\n');
 }
 
+/** A task as --json gives it: snake_case keys, times in ISO 8601 UTC (docs/cli.md). */
+export function taskJson(task: KanbanTask) {
+  return {
+    id: task.id,
+    title: task.title,
+    body: task.body,
+    status: task.status,
+    parent_id: task.parentId,
+    created_at: new Date(task.createdAt).toISOString(),
+    updated_at: new Date(task.updatedAt).toISOString(),
+  };
+}
+
 export async function kanbanAdd(title: string, options: JsonOption): Promise<void> {
   if (title.trim() === '') throw new CliFailure('usage', 'a task needs a one-line title');
   const task = await withBoard((store) => store.kanban.create({ title: title.trim() }));
-  if (options.json) return printJson(task);
+  if (options.json) return printJson(taskJson(task));
   printData(`added #${task.id} to triage: ${task.title}`);
 }
 
 export async function kanbanList(options: JsonOption & { status?: string }): Promise<void> {
   const status = options.status === undefined ? undefined : parseStatus(options.status);
   const tasks = await withExistingStore(await openHome(), (store) => store.kanban.list(status ? { status } : {}), () => []);
-  if (options.json) return printJson(tasks);
+  if (options.json) return printJson(tasks.map(taskJson));
   if (tasks.length === 0) return printData(status ? `no tasks in ${status}` : 'the board is empty (iris kanban add "<one-liner>")');
   printData(formatTable(TABLE_HEADER, tasks.map(cells)));
 }
@@ -83,7 +96,7 @@ export async function kanbanShow(idText: string, options: JsonOption): Promise<v
   const task = await withExistingStore(await openHome(), (store) => requireTask(store, id), () => {
     throw new CliFailure('not_found', `no kanban task ${id}`);
   });
-  if (options.json) return printJson(task);
+  if (options.json) return printJson(taskJson(task));
   printData(taskText(task));
 }
 
@@ -94,7 +107,7 @@ export async function kanbanMove(idText: string, statusText: string, options: Js
     await requireTask(store, id);
     return (await store.kanban.move(id, status))!;
   });
-  if (options.json) return printJson(task);
+  if (options.json) return printJson(taskJson(task));
   printData(`moved #${task.id} to ${task.status}`);
 }
 
@@ -122,7 +135,7 @@ export async function kanbanSpecify(idText: string, options: JsonOption): Promis
   const id = parseTaskId(idText);
   const result = await withSlots((store, ask) => specifyTask(store.kanban, id, ask));
   if (!result.ok) return refused(result, options);
-  if (options.json) printJson(result.task);
+  if (options.json) printJson(taskJson(result.task));
   else printData(`specified #${result.task.id}, now in todo\n\n${taskText(result.task)}`);
   return EXIT.ok;
 }
@@ -131,7 +144,7 @@ export async function kanbanDecompose(idText: string, options: JsonOption): Prom
   const id = parseTaskId(idText);
   const result = await withSlots((store, ask) => decomposeTask(store.kanban, id, ask));
   if (!result.ok) return refused(result, options);
-  if (options.json) printJson({ parent: result.parent, children: result.children });
+  if (options.json) printJson({ parent: taskJson(result.parent), children: result.children.map(taskJson) });
   else printData(`#${result.parent.id} split into ${result.children.length} tasks in todo:\n${formatTable(TABLE_HEADER, result.children.map(cells))}`);
   return EXIT.ok;
 }

@@ -12,6 +12,8 @@ import { openConfig, openEnv, openHome } from '../context.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { probeEndpoint, type ProbeOptions } from '../../providers/cloud/probe.js';
 import { whileWaiting } from '../spinner.js';
+import { isProbedProvider } from '../../providers/cloud/probe.js';
+import { checkStoredKey, keyCheckText } from './setup-key-check.js';
 
 export type SetupCliOptions = Omit<SetupFlags, 'apiKey'> & { apiKeyStdin?: boolean; json?: boolean };
 
@@ -45,10 +47,10 @@ export async function modelPicker(): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CliFailure('usage', 'the model picker needs a terminal; use iris model set <provider> <model> (or iris setup with flags)');
   }
-  return setup({ webhook: false });
+  return setup({ webhook: false }, 'iris model');
 }
 
-export async function setup(options: SetupCliOptions): Promise<number> {
+export async function setup(options: SetupCliOptions, title = 'iris setup'): Promise<number> {
   const paths = await openHome();
   const env = await openEnv(paths);
   const { config } = await openConfig(paths);
@@ -58,6 +60,7 @@ export async function setup(options: SetupCliOptions): Promise<number> {
     if (!apiKey) throw new CliFailure('usage', '--api-key-stdin: nothing was read from standard input');
   }
   const prompter = await choosePrompter(options);
+  prompter.open?.(title);
   let choice;
   try {
     choice = await runSetupFlow(
@@ -77,6 +80,7 @@ export async function setup(options: SetupCliOptions): Promise<number> {
   } catch (err) {
     if (err instanceof MissingAnswer || err instanceof SetupError) throw new CliFailure('usage', err.message);
     if (err instanceof SetupCancelled) {
+      prompter.close?.('cancelled');
       printData(err.message);
       return EXIT.failure;
     }
@@ -84,6 +88,9 @@ export async function setup(options: SetupCliOptions): Promise<number> {
   }
   const written = await writeSetup(paths, choice);
   if (!written.ok) throw new CliFailure(written.error.code, written.error.message);
+  // A key read from standard input is tried as the wizard's probes try theirs: what the check
+  // found is said, and the key stays stored either way (iris doctor checks again later).
+  const keyCheck = options.apiKeyStdin && !isProbedProvider(choice.provider) ? await checkStoredKey(paths) : undefined;
   const summary = {
     provider: choice.provider,
     model: choice.model,
@@ -94,6 +101,7 @@ export async function setup(options: SetupCliOptions): Promise<number> {
     env_written: written.envNames,
     webhook: choice.webhook ? { enabled: true, port: choice.webhook.port } : null,
     stale_aux: written.change.staleAux,
+    key_check: keyCheck ?? null,
     file: paths.configPath,
   };
   if (options.json) {
@@ -106,9 +114,11 @@ export async function setup(options: SetupCliOptions): Promise<number> {
       `context length: ${choice.contextLength}`,
       ...(choice.authMode === 'identity_token' ? ['auth: identity token (nothing stored; a fresh token per request)'] : []),
       ...(written.envNames.length > 0 ? [`stored in ${paths.envPath}: ${written.envNames.join(', ')}`] : []),
+      ...(keyCheck ? [keyCheckText(keyCheck)] : []),
       ...(choice.webhook ? [`webhook gateway: enabled on port ${choice.webhook.port} (iris gateway start)`] : []),
       `written to ${paths.configPath}; try it: iris chat -q "hello"`,
     ].join('\n'),
   );
+  prompter.close?.('setup done');
   return EXIT.ok;
 }

@@ -7,6 +7,7 @@ import { registerVersion } from './version.js';
 import { registerConfig } from './config.js';
 import { registerStatus } from './status.js';
 import { registerUsage } from './usage.js';
+import { registerLogs } from './logs.js';
 import { registerChat } from './chat.js';
 import { registerSessions } from './sessions.js';
 import { registerGateway } from './gateway.js';
@@ -25,6 +26,7 @@ import { registerCurator } from './curator.js';
 import { registerSkills } from './skills.js';
 import { registerProfile } from './profile.js';
 import { registerSend } from './send.js';
+import { registerCompletion } from './completion.js';
 
 
 /** The command groups, each under its top-level command, in the order `iris --help` lists them. */
@@ -33,6 +35,7 @@ export const GROUPS: CommandGroups = [
   ['config', registerConfig],
   ['status', registerStatus],
   ['usage', registerUsage],
+  ['logs', registerLogs],
   ['chat', registerChat],
   ['sessions', registerSessions],
   ['gateway', registerGateway],
@@ -51,6 +54,7 @@ export const GROUPS: CommandGroups = [
   ['curator', registerCurator],
   ['skills', registerSkills],
   ['profile', registerProfile],
+  ['completion', registerCompletion],
 ];
 
 export type CommandGroups = ReadonlyArray<readonly [string, (program: Command, setExit: SetExitCode) => void]>;

@@ -13,7 +13,7 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     .argument('<name>', 'route name: lowercase letters, digits, ., _ and -, starting with a letter or digit (at most 64)')
     .option('--events <list>', 'comma-separated event names to accept (default: all)')
     .option('--prompt <template>', 'prompt template; {field} and {nested.field} come from the payload (default: the payload as JSON)')
-    .option('--deliver <target>', 'log, forge_comment, or a chat platform: telegram, signal, sms (docs/platforms.md)', 'log')
+    .option('--deliver <target>', 'log, forge_comment, or a chat platform: telegram, discord, slack, signal, sms (docs/platforms.md)', 'log')
     .option('--deliver-extra <key=value...>', 'delivery settings such as repo={repository.full_name} pr_number={number}')
     .option('--skills <list>', 'comma-separated skill names; the first one installed is loaded')
     .option('--toolsets <list>', 'comma-separated toolsets a run gets (default: service-webhook)')

@@ -60,7 +60,7 @@ const UsageModel = z.object({
   capabilities: z.optional(z.array(Capability)),
 });
 
-export const UsageSchema = z.object({ since: z.nullable(z.optional(z.number())), models: z.array(UsageModel) });
+export const UsageSchema = z.object({ since: z.nullable(z.optional(z.string())), models: z.array(UsageModel) });
 
 const StaleAux = z.object({ task: z.string(), provider: z.string(), model: z.string() });
 

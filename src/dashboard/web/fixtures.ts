@@ -44,7 +44,7 @@ export function auxWith(overrides: Partial<Record<string, { provider: string; mo
 }
 
 export const USAGE: Usage = {
-  since: 0,
+  since: null,
   models: [
     {
       provider: 'openai',
