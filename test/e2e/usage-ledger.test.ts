@@ -84,4 +84,36 @@ describe('the ledger after each feature run outside a chat', () => {
     expect(await iris(['profile', 'describe', 'a', '--auto'])).toMatchObject({ code: 0, stdout: 'A profile for reviews.\n' });
     expect(await tasks(['-p', 'a'])).toEqual([['profile_describer', 1]]);
   });
+
+  /** Every aux slot pinned to a model of its own, so each call is seen under its task. */
+  async function pinEverySlot(extra = ''): Promise<void> {
+    const aux = AUX_TASKS.map((task) => `  ${task.id}: { provider: openai, model: ${task.id}-m }\n`).join('');
+    await writeFile(join(home, 'config.yaml'), `model:\n  provider: openai\n  default: main-m\nauxiliary:\n${aux}${extra}`, { mode: 0o600 });
+  }
+
+  it('kanban specify and decompose, skills search and curator review: each slot in the ledger', async () => {
+    await mkdir(join(home, 'skills', 'pdf-tools'), { recursive: true });
+    await writeFile(join(home, 'skills', 'pdf-tools', 'SKILL.md'), '---\nname: pdf-tools\ndescription: Splits PDFs.\n---\nSteps.\n');
+    await writeFile(join(dir, 'hub.json'), JSON.stringify({ skills: [{ name: 'pdf-split', description: 'Split a PDF', url: join(dir, 'SKILL.md') }] }));
+    await pinEverySlot(`skills:\n  hubs: [${join(dir, 'hub.json')}]\n`);
+    const text = (value: unknown) => ({ kind: 'text' as const, deltas: [JSON.stringify(value)] });
+    fake.script('triage_specifier-m', text({ title: 'Dark mode', goal: 'A dark theme.', context: 'Light only.', acceptance_criteria: ['a toggle'] }));
+    fake.script('kanban_decomposer-m', text({ tasks: [{ title: 'Tokens', body: 'Palette.' }, { title: 'Toggle', body: 'Switch.' }] }));
+    fake.script('skills_hub-m', text({ results: [{ name: 'pdf-split', reason: 'It splits PDFs.' }] }));
+    fake.script('curator-m', text({ proposals: [{ skill: 'pdf-tools', action: 'keep', reason: 'fine' }] }));
+    for (const args of [['kanban', 'add', 'dark mode'], ['kanban', 'specify', '1'], ['kanban', 'decompose', '1'], ['skills', 'search', 'pdf'], ['curator', 'review']]) {
+      expect(await iris(args), args.join(' ')).toMatchObject({ code: 0 });
+    }
+    expect(Object.fromEntries(await tasks())).toEqual({ triage_specifier: 1, kanban_decomposer: 1, skills_hub: 1, curator: 1 });
+  });
+
+  it('a chat turn under smart approval: main, approval and title_generation in the ledger', async () => {
+    await mkdir(join(dir, 'work'));
+    await pinEverySlot(`approval_mode: smart\nagent:\n  workspace: ${join(dir, 'work')}\n`);
+    fake.script('main-m', { kind: 'tool_calls', calls: [{ id: 'c1', name: 'run_command', arguments: { command: 'ls' } }] }, { kind: 'text', deltas: ['Listed.'] });
+    fake.script('approval-m', { kind: 'text', deltas: ['{"risk":"low","reason":"lists files"}'] });
+    fake.script('title_generation-m', { kind: 'text', deltas: ['Listing files'] });
+    expect(await iris(['chat', '-q', 'list the files'])).toMatchObject({ code: 0 });
+    expect(Object.fromEntries(await tasks())).toEqual({ main: 2, approval: 1, title_generation: 1 });
+  });
 });
