@@ -237,10 +237,10 @@ describe('iris dashboard start-up', () => {
     }
   });
 
-  it('a non-loopback host needs --allow-remote (exit 2)', async () => {
+  it('a non-loopback host needs a way to sign in (exit 2; dashboard-signin.test.ts has the rest)', async () => {
     const result = await runIris(['dashboard', '--host', '0.0.0.0', '--port', '0', '--no-open'], { home });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('0.0.0.0 is not a loopback address');
+    expect(result.stderr).toContain('0.0.0.0 is not a loopback address, and other machines must sign in to reach the dashboard there.');
   });
 });
 
