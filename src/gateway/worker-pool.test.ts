@@ -7,6 +7,7 @@ import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js';
 import { claimRetryDelay, createWorkerPool } from './worker-pool.js';
+import { StoreError } from '../store/errors.js';
 
 let dir: string;
 let store: Store;
@@ -205,5 +206,80 @@ describe('the worker pool and a run it lost', () => {
     await pool.stop(1_000);
     expect(warnings).toEqual(['webhook run finished after another worker took the event over; this answer is dropped']);
     expect(delivered).toEqual([]);
+  });
+});
+
+/** The real inbox, whose first `failures` calls of `method` throw as a store out of reach does. */
+function awayFor(inbox: WebhookInbox, method: keyof WebhookInbox, failures: number): WebhookInbox {
+  let left = failures;
+  return new Proxy(inbox, {
+    get(target, key, receiver) {
+      const real = Reflect.get(target, key, receiver) as unknown;
+      if (key !== method || typeof real !== 'function') return real;
+      return async (...args: unknown[]) => {
+        if (left > 0) {
+          left--;
+          throw new StoreError('io', 'cannot reach PostgreSQL (Connection terminated)');
+        }
+        return (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      };
+    },
+  });
+}
+
+describe('recording outcomes while the store is away', () => {
+  it('a finished run whose answer cannot be stored at first is stored once the store is back, and delivered once', async () => {
+    await acceptOne('d1');
+    const delivered: string[] = [];
+    const { log } = quietLog();
+    let deliveredOne: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (deliveredOne = resolve));
+    const pool = createWorkerPool({
+      concurrency: 1,
+      inbox: awayFor(store.webhooks, 'finishRun', 3),
+      maxRunAttempts: 3,
+      writeRetryMs: [5],
+      run: async () => ({ kind: 'done', output: 'the answer' }),
+      deliver: async (record) => {
+        delivered.push(record.output ?? '');
+        await store.webhooks.markDelivered(record.id, 1);
+        deliveredOne();
+      },
+      log,
+    });
+    await pool.start();
+    await done;
+    await pool.stop(1_000);
+    expect(delivered).toEqual(['the answer']);
+    expect((await store.webhooks.list())[0]?.state).toBe('delivered');
+  });
+
+  it('a run the store fails under is put back and runs again, rather than failed for good', async () => {
+    await acceptOne('d1');
+    let runs = 0;
+    const { log } = quietLog();
+    let finished: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    const pool = createWorkerPool({
+      concurrency: 1,
+      inbox: store.webhooks,
+      maxRunAttempts: 3,
+      run: async () => {
+        runs++;
+        if (runs === 1) throw new StoreError('io', 'cannot reach PostgreSQL (ECONNREFUSED)');
+        return { kind: 'done', output: 'second time' };
+      },
+      deliver: async (record) => {
+        await store.webhooks.markDelivered(record.id, 1);
+        finished();
+      },
+      log,
+      pollMs: 10,
+    });
+    await pool.start();
+    await done;
+    await pool.stop(1_000);
+    expect(runs).toBe(2);
+    expect((await store.webhooks.list())[0]).toMatchObject({ state: 'delivered', output: 'second time' });
   });
 });

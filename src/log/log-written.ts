@@ -9,13 +9,15 @@
 // pending at the call; later lines do not hold the wait (sonic-boom's `drain` would: it waits for
 // an empty queue). log-written.test.ts pins both against the installed sonic-boom.
 import pino, { type Logger } from 'pino';
+import { DROPPED_EVENT } from './drop-on-error.js';
 
 type FileStream = {
   readonly _len?: unknown;
   on(event: 'write', listener: (bytes: number) => void): unknown;
+  on(event: typeof DROPPED_EVENT, listener: (bytes: number) => void): unknown;
 };
 
-type Waiter = { readonly target: number; readonly resolve: () => void; readonly timer: NodeJS.Timeout };
+type Waiter = { readonly target: number; readonly resolve: () => void; readonly reject: (err: Error) => void; readonly timer: NodeJS.Timeout };
 type Progress = { written: number; readonly waiters: Waiter[] };
 
 /** How long a wait may take before it fails (a full disk, a file system that stopped answering). */
@@ -37,6 +39,14 @@ function track(stream: FileStream): Progress {
       waiter.resolve();
     }
   });
+  // A failed write dropped every byte the stream held (drop-on-error.ts), so every line still
+  // waited for is gone: its delivery fails now (and is tried again later) rather than at the timeout.
+  stream.on(DROPPED_EVENT, () => {
+    for (const waiter of progress.waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('the log file could not take the line (the write failed, the line was dropped)'));
+    }
+  });
   progressOf.set(stream, progress);
   return progress;
 }
@@ -56,6 +66,7 @@ export function logWritten(log: Logger, timeoutMs = LOG_WRITTEN_TIMEOUT_MS): Pro
     const waiter: Waiter = {
       target: progress.written + pending,
       resolve,
+      reject,
       timer: setTimeout(() => {
         progress.waiters.splice(progress.waiters.indexOf(waiter), 1);
         reject(new Error(`the log file did not take the line within ${timeoutMs / 1000} s`));

@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import type { HomePaths } from '../config/home.js';
 import { redactText, redactValue } from './redact.js';
 import { DEFAULT_ROTATION, rotateIfLarge, type Rotation } from './rotation.js';
+import { dropOnError } from './drop-on-error.js';
 
 export type LogName = 'agent' | 'gateway';
 export type { Logger };
@@ -36,6 +37,8 @@ export function createLogger(paths: HomePaths, name: LogName, options: LoggerOpt
   chmodSync(paths.logsDir, 0o700);
   chmodSync(file, 0o600);
   const destination = pino.destination({ dest: file, sync: options.sync ?? true, append: true, mode: 0o600 });
+  // A full disk drops lines (counted), never stops the process nor retries them forever.
+  dropOnError(destination);
   // Checked on a timer, not per line: a stat a second costs nothing, and a file can overshoot the
   // limit by at most a second of lines. Unref'd, so a short-lived command exits as before.
   const check = setInterval(() => {

@@ -8,7 +8,9 @@ import { makeTempDir, removeDir } from '../../test/helpers/iris.js';
 import { StoreError } from '../store/errors.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import { drainPlatformOnce } from './outbox-drain.js';
+import { drainPlatformOnce, outboxKey } from './outbox-drain.js';
+import { startFakeSlack, type FakeSlack } from '../../test/fakes/slack-api.js';
+import { createSlackAdapter } from './slack/adapter.js';
 import type { OutboundMessage, PlatformAdapter } from './types.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -76,5 +78,39 @@ describe('recording a send outcome the store fails', () => {
     expect(sent).toEqual(['first', 'second', 'third', 'fourth']);
     expect(await store.platforms.getOutbox(ids[0]!)).toMatchObject({ state: 'failed', lastError: 'sent, but the store refused to record it: a refused value' });
     for (const id of ids.slice(1)) expect((await store.platforms.getOutbox(id))?.state).toBe('sent');
+  });
+});
+
+describe('a Slack row taken over from a sender that died mid-send', () => {
+  let dir: string;
+  let store: Store;
+  let slack: FakeSlack;
+  beforeEach(async () => {
+    dir = await makeTempDir('iris-outbox-slack-');
+    store = await openSqliteStore(join(dir, 'state.db'));
+    slack = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await slack.close();
+    await store.close();
+    await removeDir(dir);
+  });
+
+  it('is found in the conversation by its key and not posted again; a row that never went out is posted', async () => {
+    const [taken, lost] = await store.platforms.enqueue([
+      { platform: 'slack', chatId: 'C1', threadId: null, text: 'went out', origin: null, part: 0 },
+      { platform: 'slack', chatId: 'C2', threadId: null, text: 'never went out', origin: null, part: 0 },
+    ]);
+    // A sender (pid 999999999, gone) claimed both, posted the first with its key, then died.
+    await store.platforms.claimDueOutbox('slack', Date.now(), 2, 999_999_999);
+    const adapter = createSlackAdapter({ extra: { api_base: slack.url }, env: { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken }, log: quiet });
+    await adapter.send({ chatId: 'C1', threadId: null, text: 'went out', key: outboxKey(taken!) });
+    expect(await store.platforms.recoverOutbox(() => false)).toBe(2);
+
+    await drainPlatformOnce({ store, adapters: new Map(), log: quiet }, 'slack', adapter, new AbortController().signal);
+    expect(slack.sent.map((m) => m.text)).toEqual(['went out', 'never went out']);
+    expect(await store.platforms.getOutbox(taken!)).toMatchObject({ state: 'sent', sentMessageId: slack.sent[0]!.ts });
+    expect(await store.platforms.getOutbox(lost!)).toMatchObject({ state: 'sent', sentMessageId: slack.sent[1]!.ts });
+    expect(slack.calls('conversations.history').map((call) => call.params.channel)).toEqual(['C1', 'C2']);
   });
 });

@@ -44,7 +44,8 @@ async function sendOne(deps: OutboxDrainDeps, adapter: PlatformAdapter, record: 
   const context = { outbox_id: record.id, platform: record.platform, chat_id: record.chatId, origin: record.origin, part: record.part, attempt: record.attempts + 1 };
   let result: SendResult;
   try {
-    result = await adapter.send({ chatId: record.chatId, threadId: record.threadId, text: record.text, key: outboxKey(record.id) }, AbortSignal.any([signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
+    const message = { chatId: record.chatId, threadId: record.threadId, text: record.text, key: outboxKey(record.id), mayHaveBeenSent: record.triedBefore === true };
+    result = await adapter.send(message, AbortSignal.any([signal, AbortSignal.timeout(SEND_TIMEOUT_MS)]));
   } catch (err) {
     result = { ok: false, kind: 'retry', reason: `send failed: ${errorMessage(err)}` };
   }

@@ -18,6 +18,11 @@ export type OutboundMessage = {
    * between the platform taking the message and the gateway recording it does not post it twice.
    */
   readonly key?: string;
+  /**
+   * An earlier try of this message may have reached the platform (it was interrupted, or failed
+   * without a clear refusal): a platform that can list what it holds (Slack) looks for `key` first.
+   */
+  readonly mayHaveBeenSent?: boolean;
 };
 
 /**

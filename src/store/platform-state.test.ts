@@ -317,6 +317,22 @@ describe.each(CASES)('store.platforms ($name, $mode)', (backend) => {
       expect((await p.claimDueOutbox('telegram', 4_000, 10)).map((m) => m.id)).toEqual([1, 2, 3]);
     });
 
+    it('says of a claimed row whether it was claimed before: cut off mid-send, or tried and put back', async () => {
+      const p = store.platforms;
+      await p.enqueue([outbox({ chatId: 'a' }), outbox({ chatId: 'b' }), outbox({ chatId: 'c' })]);
+      const first = await p.claimDueOutbox('telegram', 1_000, 3);
+      expect(first.map((m) => m.triedBefore)).toEqual([undefined, undefined, undefined]);
+      await p.scheduleRetry(2, 1_000, 'timed out');
+      await p.markSent(3, 'x');
+      clock = 4_000;
+      expect(await p.recoverOutbox()).toBe(1);
+      const again = await p.claimDueOutbox('telegram', 4_000, 3);
+      expect(again.map((m) => [m.id, m.triedBefore])).toEqual([
+        [1, true],
+        [2, true],
+      ]);
+    });
+
     it('keeps a cursor per platform, replaced by the next one', async () => {
       const p = store.platforms;
       expect(await p.getCursor('discord')).toBeUndefined();

@@ -52,6 +52,8 @@ export type OutboxRow = {
   claimed_by: number | null;
   created_at: number;
   updated_at: number;
+  /** Only on a claim's rows: claimed_by was set before this claim. */
+  tried_before?: boolean;
 };
 
 export type PairingRow = { platform: string; code: string; user_id: string; user_name: string | null; chat_id: string; created_at: number; expires_at: number };
@@ -95,6 +97,8 @@ export function toOutbox(row: OutboxRow): OutboxRecord {
     sentMessageId: row.sent_message_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    // Set by a claim: this row was claimed before (a try was made, or cut off mid-send).
+    ...(row.tried_before ? { triedBefore: true } : {}),
   };
 }
 
@@ -156,7 +160,8 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     markFailed: db.prepare<[string, number, number]>("UPDATE platform_outbox SET state = 'failed', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?"),
     getOutbox: db.prepare<[number], OutboxRow>('SELECT * FROM platform_outbox WHERE id = ?'),
     sendingClaims: db.prepare<[], { id: number; claimed_by: number | null }>("SELECT id, claimed_by FROM platform_outbox WHERE state = 'sending'"),
-    recoverOne: db.prepare<[number, number]>("UPDATE platform_outbox SET state = 'queued', claimed_by = NULL, updated_at = ? WHERE id = ? AND state = 'sending'"),
+    // claimed_by stays: the next claim knows a try was cut off (it may have gone out).
+    recoverOne: db.prepare<[number, number]>("UPDATE platform_outbox SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'sending'"),
     nextAttempt: db.prepare<[], { at: number | null }>("SELECT min(next_attempt_at) AS at FROM platform_outbox WHERE state = 'queued'"),
     outboxDepth: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM platform_outbox WHERE state IN ('queued', 'sending')"),
 
@@ -240,7 +245,7 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     const rows = s.dueOutbox.all(platform, at, limit);
     const stamp = now();
     for (const row of rows) s.startSending.run(claimer, stamp, row.id);
-    return rows.map((row) => ({ ...row, state: 'sending', claimed_by: claimer, updated_at: stamp }));
+    return rows.map((row) => ({ ...row, state: 'sending', claimed_by: claimer, updated_at: stamp, tried_before: row.claimed_by !== null }));
   });
 
   const recoverOutbox = db.transaction((isAlive: (pid: number) => boolean): number => {

@@ -54,6 +54,11 @@ export type OutboxRecord = NewOutboxMessage & {
   readonly sentMessageId: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * On a claimed row only: it was claimed before, so an earlier try may have reached the platform
+   * (it failed without a clear answer, or its sender died mid-send).
+   */
+  readonly triedBefore?: boolean;
 };
 
 export type PairingRequest = {

@@ -5,7 +5,7 @@ import { isTransientStoreFailure, retryStoreWrite } from './write-retry.js';
 const instant = async () => {};
 
 /** A write that fails with each of `failures` in turn, then succeeds. */
-function flaky(failures: readonly unknown[]) {
+function flaky(failures: readonly Error[]) {
   let calls = 0;
   return {
     calls: () => calls,

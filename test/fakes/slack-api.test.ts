@@ -57,6 +57,51 @@ describe('fake Slack Web API', () => {
   });
 });
 
+describe('fake Slack message metadata and history', () => {
+  const metadata = (key: string) => ({ event_type: 'iris_outbox', event_payload: { key } });
+
+  it('keeps a post\'s metadata, refuses a malformed one, and shows it in history only when asked', async () => {
+    fake = await startFakeSlack();
+    const posted = await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'one', metadata: metadata('iris-1') });
+    expect(posted.body).toMatchObject({ ok: true, message: { text: 'one', metadata: metadata('iris-1') } });
+    // As JSON text too (a form-encoded post sends it so).
+    await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'two', metadata: JSON.stringify(metadata('iris-2')) });
+    expect((await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'x', metadata: '{nope' })).body).toEqual({ ok: false, error: 'invalid_metadata_format' });
+    expect((await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'x', metadata: { event_type: 'Bad Type', event_payload: {} } })).body).toEqual({
+      ok: false,
+      error: 'invalid_metadata_schema',
+    });
+    const plain = await post(fake, 'conversations.history', fake.botToken, { channel: 'C1' });
+    expect(plain.body).toMatchObject({ ok: true, has_more: false, messages: [{ text: 'two' }, { text: 'one' }] });
+    expect((plain.body?.messages as Array<Record<string, unknown>>)[0]).not.toHaveProperty('metadata');
+    const full = await post(fake, 'conversations.history', fake.botToken, { channel: 'C1', include_all_metadata: true });
+    expect(full.body).toMatchObject({ messages: [{ text: 'two', metadata: metadata('iris-2') }, { text: 'one', metadata: metadata('iris-1') }] });
+    expect((await post(fake, 'conversations.history', 'xoxb-wrong', { channel: 'C1' })).body).toEqual({ ok: false, error: 'invalid_auth' });
+  });
+
+  it('pages history newest first, and lists a thread with conversations.replies', async () => {
+    fake = await startFakeSlack();
+    for (const text of ['a', 'b', 'c']) await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text });
+    const parent = fake.sent[0]!.ts;
+    await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'in thread', thread_ts: parent, metadata: metadata('iris-9') });
+    const first = await post(fake, 'conversations.history', fake.botToken, { channel: 'C1', limit: 2 });
+    expect(first.body).toMatchObject({ has_more: true, messages: [{ text: 'c' }, { text: 'b' }] });
+    const cursor = (first.body?.response_metadata as { next_cursor: string }).next_cursor;
+    expect((await post(fake, 'conversations.history', fake.botToken, { channel: 'C1', limit: 2, cursor })).body).toMatchObject({ has_more: false, messages: [{ text: 'a' }] });
+    expect((await post(fake, 'conversations.replies', fake.botToken, { channel: 'C1', ts: parent, include_all_metadata: true })).body).toMatchObject({
+      messages: [{ text: 'a' }, { text: 'in thread', metadata: metadata('iris-9') }],
+    });
+  });
+
+  it('carries out a post whose answer it then loses', async () => {
+    fake = await startFakeSlack();
+    fake.loseAnswerNext('chat.postMessage');
+    await expect(post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'taken' })).rejects.toThrow();
+    expect(fake.sent.map((m) => m.text)).toEqual(['taken']);
+    expect((await post(fake, 'chat.postMessage', fake.botToken, { channel: 'C1', text: 'next' })).body).toMatchObject({ ok: true });
+  });
+});
+
 describe('fake Slack Socket Mode', () => {
   it('says hello, sends envelopes, records acks', async () => {
     fake = await startFakeSlack();

@@ -13,6 +13,14 @@
 //   retry_attempt,retry_reason}`; the app acks with `{envelope_id}`. An envelope not acked in time
 //   is sent again under a NEW envelope_id with retry_attempt + 1 (as Slack retries an event).
 // - `{type:"disconnect",reason,debug_info}` then the server closes the socket.
+// - chat.postMessage takes `metadata` ({event_type, event_payload}, an object or its JSON text);
+//   a bad one is `invalid_metadata_format`, an event_type not [a-z0-9_] `invalid_metadata_schema`.
+//   conversations.history (a channel's top-level messages) and conversations.replies (a thread:
+//   its parent, then its replies) answer newest first (replies: oldest first, as Slack), `limit`
+//   (default 100, at most 999) with `has_more` and `response_metadata.next_cursor`; a message's
+//   `metadata` only with `include_all_metadata: true`. Both need the bot token.
+// - `loseAnswerNext`: the call is done (a post is stored) but its answer never arrives (the
+//   connection is cut), as when a sender dies between Slack taking a message and hearing back.
 import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,7 +28,15 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
 export type FakeSlackRequest = { readonly method: string; readonly token: string; readonly params: Record<string, unknown>; readonly at: number };
-export type FakeSlackSent = { readonly channel: string; readonly text: string; readonly thread_ts: string | undefined; readonly mrkdwn: unknown; readonly ts: string };
+export type FakeSlackMetadata = { readonly event_type: string; readonly event_payload: Record<string, unknown> };
+export type FakeSlackSent = {
+  readonly channel: string;
+  readonly text: string;
+  readonly thread_ts: string | undefined;
+  readonly mrkdwn: unknown;
+  readonly ts: string;
+  readonly metadata?: FakeSlackMetadata;
+};
 export type FakeSlackFault = { readonly status?: number; readonly error?: string; readonly retryAfter?: number };
 export type FakeSlackAck = { readonly envelope_id: string; readonly at: number };
 export type FakeSlackEnvelope = { readonly envelope_id: string; readonly eventTs: string; readonly retry_attempt: number; acked: boolean };
@@ -60,6 +76,8 @@ export type FakeSlack = {
   pushRawFrame(text: string): void;
   /** The next `times` calls of `method` fail: HTTP `status` (200 by default) with `error`. */
   failNext(method: string, fault: FakeSlackFault, times?: number): void;
+  /** The next `times` calls of `method` are carried out, and their connection is cut before the answer. */
+  loseAnswerNext(method: string, times?: number): void;
   /** Sends `{type:"disconnect",reason}` then closes every socket. */
   disconnect(reason?: string): void;
   /** Terminates every socket without a word. */
@@ -200,6 +218,35 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return Object.fromEntries(new URLSearchParams(raw));
   };
 
+  const losing = new Map<string, number>();
+  const asMessage = (m: FakeSlackSent) => ({ type: 'message', user: botUserId, bot_id: 'B0001', text: m.text, ts: m.ts, ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}) });
+
+  /** conversations.history / conversations.replies over what was posted. */
+  const readHistory = (method: string, params: Record<string, unknown>): Record<string, unknown> => {
+    const channel = typeof params.channel === 'string' ? params.channel : '';
+    if (channel === '') return { ok: false, error: 'channel_not_found' };
+    const withMetadata = params.include_all_metadata === true || params.include_all_metadata === 'true';
+    const limit = Math.min(999, Math.max(1, Number(params.limit ?? 100) || 100));
+    const cursor = typeof params.cursor === 'string' && /^\d+$/.test(params.cursor) ? Number(params.cursor) : 0;
+    let messages: FakeSlackSent[];
+    if (method === 'conversations.replies') {
+      const ts = typeof params.ts === 'string' ? params.ts : '';
+      if (ts === '') return { ok: false, error: 'thread_not_found' };
+      messages = sent.filter((m) => m.channel === channel && (m.ts === ts || m.thread_ts === ts));
+    } else {
+      messages = sent.filter((m) => m.channel === channel && m.thread_ts === undefined).reverse();
+    }
+    const page = messages.slice(cursor, cursor + limit);
+    const more = cursor + limit < messages.length;
+    return {
+      ok: true,
+      messages: page.map((m) => ({ ...asMessage(m), ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}) })),
+      has_more: more,
+      ...(method === 'conversations.history' ? { pin_count: 0 } : {}),
+      response_metadata: { next_cursor: more ? String(cursor + limit) : '' },
+    };
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const match = /^\/api\/([A-Za-z.]+)$/.exec(path);
@@ -226,7 +273,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       return answer(res, status, { ok: false, error: fault.error ?? (status === 429 ? 'ratelimited' : 'fatal_error') }, headers);
     }
+    const lost = (losing.get(method) ?? 0) > 0;
+    if (lost) {
+      losing.set(method, (losing.get(method) ?? 0) - 1);
+      // Carried out below; the answer goes nowhere.
+      res = Object.assign(Object.create(res) as ServerResponse, {
+        writeHead: () => res,
+        end: () => {
+          req.socket.destroy();
+          return res;
+        },
+      });
+    }
     switch (method) {
+      case 'conversations.history':
+      case 'conversations.replies':
+        return answer(res, 200, readHistory(method, params));
       case 'apps.connections.open': {
         const ticket = Math.random().toString(16).slice(2);
         tickets.add(ticket);
@@ -242,10 +304,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (text === '') return answer(res, 200, { ok: false, error: 'no_text' });
         if (text.length > MAX_TEXT) return answer(res, 200, { ok: false, error: 'msg_too_long' });
         const threadTs = typeof params.thread_ts === 'string' ? params.thread_ts : undefined;
+        const metadata = readMetadata(params.metadata);
+        if (metadata === 'format') return answer(res, 200, { ok: false, error: 'invalid_metadata_format' });
+        if (metadata === 'schema') return answer(res, 200, { ok: false, error: 'invalid_metadata_schema' });
         const ts = nextTs();
-        sent.push({ channel, text, thread_ts: threadTs, mrkdwn: params.mrkdwn, ts });
+        sent.push({ channel, text, thread_ts: threadTs, mrkdwn: params.mrkdwn, ts, ...(metadata ? { metadata } : {}) });
         changed();
-        return answer(res, 200, { ok: true, channel, ts, message: { type: 'message', user: botUserId, bot_id: 'B0001', text, ts, ...(threadTs ? { thread_ts: threadTs } : {}) } });
+        return answer(res, 200, { ok: true, channel, ts, message: { ...asMessage(sent.at(-1)!), ...(metadata ? { metadata } : {}) } });
       }
       default:
         return answer(res, 200, { ok: false, error: 'unknown_method' });
@@ -353,6 +418,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     pushRawFrame(text) {
       for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text);
     },
+    loseAnswerNext(method, times = 1) {
+      losing.set(method, (losing.get(method) ?? 0) + times);
+    },
     failNext(method, fault, times = 1) {
       const list = faults.get(method) ?? [];
       for (let i = 0; i < times; i += 1) list.push(fault);
@@ -394,4 +462,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(new Uint8Array(data)).toString('utf8');
+}
+
+/** chat.postMessage's `metadata` as Slack reads it: an object (or its JSON text) with event_type and event_payload. */
+function readMetadata(raw: unknown): FakeSlackMetadata | undefined | 'format' | 'schema' {
+  if (raw === undefined) return undefined;
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return 'format';
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'format';
+  const { event_type: type, event_payload: payload } = value as Record<string, unknown>;
+  if (typeof type !== 'string' || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return 'format';
+  if (!/^[a-z0-9_]+$/.test(type)) return 'schema';
+  return { event_type: type, event_payload: payload as Record<string, unknown> };
 }

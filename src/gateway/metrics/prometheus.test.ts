@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { dropOnError, logLinesDropped } from '../../log/drop-on-error.js';
 import { createPrometheusMetrics } from './prometheus.js';
 
 const DEPTH = { accepted: 3, running: 1, done: 0, delivering: 2 };
@@ -47,6 +49,17 @@ describe('createPrometheusMetrics', () => {
     // An unknown price adds nothing rather than a made-up zero.
     expect(lines.filter((line) => line.startsWith('iris_cost_usd_total{slot="compression"}'))).toEqual([]);
     expect(lines.some((line) => line.startsWith('iris_process_cpu_seconds_total '))).toBe(true);
+  });
+
+  it('counts the log lines dropped by the loggers of this process (a full disk)', async () => {
+    const metrics = await createPrometheusMetrics({ inboxDepth: async () => DEPTH });
+    const destination = pino.destination({ dest: '/dev/full', sync: true });
+    dropOnError(destination);
+    const before = logLinesDropped();
+    pino({}, destination).info('lost');
+    const lines = (await metrics.render()).split('\n');
+    expect(lines).toContain('# TYPE iris_log_lines_dropped_total counter');
+    expect(lines).toContain(`iris_log_lines_dropped_total ${before + 1}`);
   });
 
   it('keeps two gateways apart (own registries) and shows no depth when the store cannot be read', async () => {

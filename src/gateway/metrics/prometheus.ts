@@ -7,6 +7,7 @@
 import type { UsageRecord } from '../../store/types.js';
 import { WEBHOOK_PENDING_STATES, type WebhookPendingState } from '../../store/webhook-types.js';
 import { retriesOf } from './observe.js';
+import { logLinesDropped } from '../../log/drop-on-error.js';
 import { RUN_STATES, type GatewayMetrics, type RunState } from './types.js';
 
 export type MetricsSources = {
@@ -53,6 +54,17 @@ export async function createPrometheusMetrics(sources: MetricsSources): Promise<
     },
   });
   void depth;
+  const dropped = new prom.Counter({
+    name: 'iris_log_lines_dropped_total',
+    help: 'Log lines that could not be written (a full disk) and were dropped.',
+    registers,
+    collect() {
+      // The loggers count on their own (drop-on-error.ts); a counter only grows, so set = its total.
+      this.reset();
+      this.inc(logLinesDropped());
+    },
+  });
+  void dropped;
   // Every run state from the start, so rate() sees the first failure as an increase.
   for (const state of RUN_STATES) runs.labels(state).inc(0);
   prom.collectDefaultMetrics({ register: registry, prefix: 'iris_' });

@@ -174,6 +174,42 @@ describe('slack adapter: send and check', () => {
     ]);
   });
 
+  it('every post of an outbox row carries its key in metadata', async () => {
+    const { slack, adapter: made } = await setup();
+    await made.send({ chatId: 'C1', threadId: null, text: 'a', key: 'iris-1' });
+    await made.send({ chatId: 'C1', threadId: '1.1', text: 'b', key: 'iris-2' });
+    expect(slack.sent.map((m) => m.metadata)).toEqual([
+      { event_type: 'iris_outbox', event_payload: { key: 'iris-1' } },
+      { event_type: 'iris_outbox', event_payload: { key: 'iris-2' } },
+    ]);
+    // A first try never looks: it costs no history call.
+    expect(slack.calls('conversations.history')).toEqual([]);
+  });
+
+  it('a row that may have gone out is looked up first: found, it is not posted again', async () => {
+    const { slack, adapter: made } = await setup();
+    // The first try reached Slack, and its sender never heard back (it died, or the answer was lost).
+    slack.loseAnswerNext('chat.postMessage');
+    expect(await made.send({ chatId: 'C1', threadId: null, text: 'once', key: 'iris-5' })).toMatchObject({ ok: false, kind: 'retry' });
+    const again = await made.send({ chatId: 'C1', threadId: null, text: 'once', key: 'iris-5', mayHaveBeenSent: true });
+    expect(again).toEqual({ ok: true, messageId: slack.sent[0]!.ts });
+    expect(slack.sent.map((m) => m.text)).toEqual(['once']);
+    expect(slack.calls('conversations.history')[0]?.params).toMatchObject({ channel: 'C1', include_all_metadata: true });
+    // In a thread: the thread's replies are where it would be.
+    slack.loseAnswerNext('chat.postMessage');
+    await made.send({ chatId: 'C1', threadId: slack.sent[0]!.ts, text: 'reply', key: 'iris-6' });
+    expect(await made.send({ chatId: 'C1', threadId: slack.sent[0]!.ts, text: 'reply', key: 'iris-6', mayHaveBeenSent: true })).toMatchObject({ ok: true });
+    expect(slack.sent.map((m) => m.text)).toEqual(['once', 'reply']);
+  });
+
+  it('a row that may have gone out and did not is posted; a lookup that fails posts anyway (at least once)', async () => {
+    const { slack, adapter: made } = await setup();
+    expect(await made.send({ chatId: 'C1', threadId: null, text: 'first', key: 'iris-8', mayHaveBeenSent: true })).toMatchObject({ ok: true });
+    slack.failNext('conversations.history', { error: 'missing_scope' });
+    expect(await made.send({ chatId: 'C1', threadId: null, text: 'second', key: 'iris-9', mayHaveBeenSent: true })).toMatchObject({ ok: true });
+    expect(slack.sent.map((m) => m.text)).toEqual(['first', 'second']);
+  });
+
   it('429 → retry after Retry-After; 500 → retry; channel_not_found → permanent', async () => {
     const { slack, adapter: made } = await setup();
     slack.failNext('chat.postMessage', { status: 429, retryAfter: 4 });

@@ -8,6 +8,7 @@ import type { SlackConfig } from '../../config/schema.js';
 import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformLog, SendResult } from '../types.js';
 import { markdownToMrkdwn } from './mrkdwn.js';
 import { classifySendFailure } from './send-result.js';
+import { findPostedKey, lookupCall, outboxMetadata } from './outbox-metadata.js';
 import { runSocketLoop } from './socket.js';
 import { DEFAULT_BACKOFF, type Backoff } from './socket-state.js';
 import { APP_TOKEN_ENV, BOT_TOKEN_ENV } from './tokens.js';
@@ -110,8 +111,23 @@ export function createSlackAdapter(options: SlackAdapterOptions): PlatformAdapte
   async function send(message: OutboundMessage, signal?: AbortSignal): Promise<SendResult> {
     const token = botToken();
     if (token === '') return { ok: false, kind: 'permanent', reason: `${BOT_TOKEN_ENV} is not set in .env` };
-    const params = { channel: message.chatId, text: markdownToMrkdwn(message.text), mrkdwn: true, ...(message.threadId !== null ? { thread_ts: message.threadId } : {}) };
-    const answer = await api.call<Posted>('chat.postMessage', token, params, signal ? { signal } : {});
+    const callOptions = signal ? { signal } : {};
+    if (message.key !== undefined && message.mayHaveBeenSent) {
+      // It may be in the conversation already: posted by a sender that died before recording it.
+      // A lookup that fails (no history scope, Slack away) posts anyway: at least once.
+      const lookup = lookupCall(message.chatId, message.threadId);
+      const listed = await api.call(lookup.method, token, lookup.params, callOptions);
+      const ts = listed.ok ? findPostedKey(listed.body, message.key) : undefined;
+      if (ts !== undefined) return { ok: true, messageId: ts };
+    }
+    const params = {
+      channel: message.chatId,
+      text: markdownToMrkdwn(message.text),
+      mrkdwn: true,
+      ...(message.threadId !== null ? { thread_ts: message.threadId } : {}),
+      ...(message.key !== undefined ? { metadata: outboxMetadata(message.key) } : {}),
+    };
+    const answer = await api.call<Posted>('chat.postMessage', token, params, callOptions);
     if (!answer.ok) return classifySendFailure(answer);
     return { ok: true, messageId: typeof answer.body.ts === 'string' ? answer.body.ts : null };
   }

@@ -5,6 +5,7 @@ import type { ConnectionState, InboundMessage, PlatformLog } from '../types.js';
 import type { BotApi, BotApiResult } from './bot-api.js';
 import { DEFAULT_BACKOFF } from './poll-state.js';
 import { runPoller } from './poller.js';
+import { StoreError } from '../../store/errors.js';
 
 const silent: PlatformLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -97,6 +98,32 @@ describe('runPoller', () => {
     );
     expect(params.map((given) => given.offset)).toEqual([undefined, 6, 7, 7]);
     expect(pauses).toEqual([1000]);
+  });
+
+  it('skips an update the store refuses three times, and reads the next; a store that is away is waited for', async () => {
+    const tries = new Map<string, number>();
+    const stored: string[] = [];
+    const { params } = await run(
+      [
+        { ok: true, result: [message(5, 'poison'), message(6, 'next')] },
+        { ok: true, result: [message(5, 'poison'), message(6, 'next')] },
+        { ok: true, result: [message(5, 'poison'), message(6, 'next')] },
+        { ok: true, result: [message(7, 'later')] },
+        { ok: true, result: [message(7, 'later')] },
+        { ok: true, result: [] },
+      ],
+      async (inbound) => {
+        const n = (tries.get(inbound.text) ?? 0) + 1;
+        tries.set(inbound.text, n);
+        if (inbound.text === 'poison') throw new StoreError('invalid', 'a value the store will not take');
+        // Away for a moment: waited for, never skipped.
+        if (inbound.text === 'later' && n === 1) throw new StoreError('io', 'cannot reach PostgreSQL');
+        stored.push(inbound.text);
+      },
+    );
+    expect(tries.get('poison')).toBe(3);
+    expect(stored).toEqual(['next', 'later']);
+    expect(params.map((given) => given.offset)).toEqual([undefined, undefined, undefined, 7, 7, 8, 8]);
   });
 
   it('pauses between empty short polls (poll_timeout 0), not between full ones', async () => {

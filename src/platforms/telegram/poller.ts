@@ -3,6 +3,10 @@
 // only once the sink has stored it (or the update was skipped). A sink that fails leaves the
 // offset where it was; Telegram hands the same updates over again and the platform layer dedups.
 //
+// An update the store refuses outright (a value it will not take, not a store that is away) is
+// tried MAX_REFUSALS times, then skipped with its reason in the log, so one message can never stop
+// the bot; a store that is away is waited for (nothing is ever skipped for that).
+//
 // The offset lives in memory only. After a restart the first getUpdates names no offset and gets
 // the earliest unconfirmed update, which is exactly the first one not yet stored.
 import { realSleep, type Sleep } from '../../delivery/retry.js';
@@ -10,6 +14,10 @@ import type { ConnectionState, InboundSink, PlatformLog } from '../types.js';
 import type { BotApi } from './bot-api.js';
 import { backoffMs, describeFailure, failureState, pollDelayMs, type Backoff, type PollFailure } from './poll-state.js';
 import { parseUpdate } from './updates.js';
+import { isTransientStoreFailure } from '../../store/write-retry.js';
+
+/** Tries of one update the store refuses before it is skipped. */
+export const MAX_REFUSALS = 3;
 
 /** Beyond the long poll's own timeout, how long an answer may take before the call is given up. */
 const POLL_MARGIN_MS = 10_000;
@@ -36,6 +44,8 @@ export async function runPoller(options: PollerOptions): Promise<void> {
   let failures = 0;
   // A long outage repeats the same failure every 30 s: warn when it changes, not every time.
   let lastFailure = '';
+  // The update the store last refused, and how many times in a row.
+  let refused: { readonly updateId: number; count: number } | undefined;
 
   const pause = async (ms: number) => {
     await sleep(ms, signal);
@@ -80,6 +90,17 @@ export async function runPoller(options: PollerOptions): Promise<void> {
       try {
         await options.sink(parsed.message);
       } catch (error) {
+        if (!isTransientStoreFailure(error)) {
+          refused = refused?.updateId === parsed.updateId ? { updateId: parsed.updateId, count: refused.count + 1 } : { updateId: parsed.updateId, count: 1 };
+          if (refused.count >= MAX_REFUSALS) {
+            log.error(
+              { platform: 'telegram', updateId: parsed.updateId, chatId: parsed.message.chatId, messageId: parsed.message.messageId, err: errorText(error), tries: refused.count },
+              'Telegram message refused by the store every time; skipped so that the next ones are read',
+            );
+            offset = Math.max(offset ?? 0, parsed.updateId + 1);
+            continue;
+          }
+        }
         sinkFailed = true;
         log.error(
           { platform: 'telegram', updateId: parsed.updateId, chatId: parsed.message.chatId, messageId: parsed.message.messageId, err: errorText(error) },

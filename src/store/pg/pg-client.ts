@@ -19,7 +19,7 @@ export function escapeQueryArgs(args: QueryArgs): QueryArgs {
   if (config !== null && typeof config === 'object' && typeof (config as { submit?: unknown }).submit === 'function') return args;
   if (Array.isArray(values)) return [config, values.map(escapePgParam), callback];
   if (config !== null && typeof config === 'object' && Array.isArray((config as { values?: unknown }).values)) {
-    return [{ ...(config as object), values: (config as { values: unknown[] }).values.map(escapePgParam) }, values, callback];
+    return [{ ...config, values: (config as { values: unknown[] }).values.map(escapePgParam) }, values, callback];
   }
   return args;
 }

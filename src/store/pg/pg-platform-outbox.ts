@@ -48,9 +48,10 @@ export async function insertOutbox(db: Queryable, messages: readonly NewOutboxMe
 // Due: queued and its time has come, or sending under a lease that lapsed (its worker died
 // mid-send: sent again, at least once). Either way the head of its chat. SKIP LOCKED: a row
 // another process is claiming right now is left to it.
-const CLAIM = `UPDATE platform_outbox SET state = 'sending', claimed_by = $4, worker = $5, lease_until = $6, updated_at = $7
-  WHERE id IN (
-    SELECT id FROM platform_outbox AS o
+// claimed_by is kept when a row goes back to queued (a retry, a recovery): a row claimed again
+// comes out with tried_before, for a sender that looks before posting again (Slack).
+const CLAIM = `WITH picked AS (
+    SELECT id, claimed_by IS NOT NULL AS tried_before FROM platform_outbox AS o
     WHERE platform = $1
       AND ((state = 'queued' AND next_attempt_at <= $2) OR (state = 'sending' AND (lease_until IS NULL OR lease_until < $7)))
       AND NOT EXISTS (
@@ -58,7 +59,9 @@ const CLAIM = `UPDATE platform_outbox SET state = 'sending', claimed_by = $4, wo
         WHERE earlier.platform = o.platform AND earlier.chat_id = o.chat_id AND earlier.state IN ('queued', 'sending') AND earlier.id < o.id)
     ORDER BY id LIMIT $3
     FOR UPDATE SKIP LOCKED)
-  RETURNING *`;
+  UPDATE platform_outbox AS t SET state = 'sending', claimed_by = $4, worker = $5, lease_until = $6, updated_at = $7
+  FROM picked WHERE t.id = picked.id
+  RETURNING t.*, picked.tried_before`;
 
 /** The row is `sending` and held by the worker in parameter `$n`. */
 const heldBy = (n: number): string => `state = 'sending' AND worker = $${n}`;
@@ -96,13 +99,13 @@ export function createPgOutbox(ctx: PgContext): OutboxMethods {
       ]),
     scheduleRetry: (id, nextAttemptAt, error) =>
       run(
-        `UPDATE platform_outbox SET state = 'queued', attempts = attempts + 1, next_attempt_at = $1, last_error = $2, claimed_by = NULL, worker = NULL, lease_until = NULL, updated_at = $3
+        `UPDATE platform_outbox SET state = 'queued', attempts = attempts + 1, next_attempt_at = $1, last_error = $2, worker = NULL, lease_until = NULL, updated_at = $3
          WHERE id = $4 AND ${heldBy(5)}`,
         [nextAttemptAt, error, now(), id, ctx.worker],
       ),
     markFailed: (id, error) =>
       run(
-        `UPDATE platform_outbox SET state = 'failed', attempts = attempts + 1, last_error = $1, claimed_by = NULL, worker = NULL, lease_until = NULL, updated_at = $2 WHERE id = $3 AND ${heldBy(4)}`,
+        `UPDATE platform_outbox SET state = 'failed', attempts = attempts + 1, last_error = $1, worker = NULL, lease_until = NULL, updated_at = $2 WHERE id = $3 AND ${heldBy(4)}`,
         [error, now(), id, ctx.worker],
       ),
     getOutbox: (id) =>
@@ -122,7 +125,8 @@ export function createPgOutbox(ctx: PgContext): OutboxMethods {
           const ids = held.rows.filter((row) => mayRecoverOutbox({ worker: row.worker, leaseUntil: row.lease_until, claimedBy: row.claimed_by }, by)).map((row) => row.id);
           if (ids.length === 0) return 0;
           const result = await client.query(
-            "UPDATE platform_outbox SET state = 'queued', claimed_by = NULL, worker = NULL, lease_until = NULL, updated_at = $1 WHERE id = ANY($2::bigint[]) AND state = 'sending'",
+            // claimed_by stays: the next claim knows a try was cut off (it may have gone out).
+            "UPDATE platform_outbox SET state = 'queued', worker = NULL, lease_until = NULL, updated_at = $1 WHERE id = ANY($2::bigint[]) AND state = 'sending'",
             [stamp, ids],
           );
           await client.query(wake);

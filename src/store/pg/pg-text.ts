@@ -15,7 +15,7 @@ const NUL = '\u0000';
 const ESCAPED_NUL = '0';
 const ESCAPED_ESCAPE = ESCAPE;
 
-const NEEDS_ESCAPE = /[\u0000\uFDD0]/g;
+const NEEDS_ESCAPE = new RegExp(`[${NUL}${ESCAPE}]`, 'g');
 const ESCAPED = /\uFDD0([0\uFDD0])/g;
 
 /** The text to store on PostgreSQL for `text`. */
