@@ -299,12 +299,25 @@ describe('iris doctor: the webhook platform', () => {
         `! webhook: the gateway is not running, and 127.0.0.1:${port} is taken by another program\n` +
           `  fix: iris config set platforms.webhook.extra.port <a free port>, or stop the program on port ${port}\n`,
       );
-      expect(result.stdout).toContain('healthy: 7 ok, 1 warning, 0 failed (--offline: live probes skipped)\n');
+      // The webhook's runs are sandboxed (tools.terminal.sandbox: auto): doctor says bwrap can do it.
+      expect(result.stdout).toContain('✓ sandbox: webhook and chat runs run commands in bubblewrap (/usr/bin/bwrap)\n');
+      expect(result.stdout).toContain('healthy: 8 ok, 1 warning, 0 failed (--offline: live probes skipped)\n');
     } finally {
       await new Promise<void>((resolve) => squatter.close(() => resolve()));
     }
     const free = await doctor(['--offline'], { OPENROUTER_API_KEY: KEY });
     expect(free.stdout).toContain(`✓ webhook: the gateway is not running; 127.0.0.1:${port} is free (start it with iris gateway start)\n`);
+  });
+
+  it('runs that need the sandbox without bwrap on PATH: a failure naming the package', async () => {
+    await writeConfig(openrouterConfig(upstream.url, webhook(0)));
+    const empty = join(home, 'no-tools');
+    await mkdir(empty);
+    const result = await doctor(['--offline'], { OPENROUTER_API_KEY: KEY, PATH: empty });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '✗ sandbox: webhook and chat runs run commands in bubblewrap, which is not on PATH: their commands are refused\n  fix: apt-get install bubblewrap\n',
+    );
   });
 });
 

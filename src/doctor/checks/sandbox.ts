@@ -14,9 +14,8 @@ export type SandboxFacts = {
 const ID = 'sandbox';
 
 export function checkSandbox(facts: SandboxFacts): CheckResult | undefined {
-  if (facts.neededFor === undefined) {
-    return facts.bwrap ? undefined : ok(ID, ID, 'no run is sandboxed (no gateway runs, and tools.terminal.sandbox is not bubblewrap)');
-  }
+  // No run needs it: nothing to say, whether bwrap is there or not.
+  if (facts.neededFor === undefined) return undefined;
   if (!facts.bwrap) {
     return fail(ID, ID, `${facts.neededFor} run commands in bubblewrap, which is not on PATH: their commands are refused`, 'apt-get install bubblewrap');
   }
