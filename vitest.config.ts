@@ -19,12 +19,15 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['src/**/*.{ts,tsx}'],
-      exclude: ['src/**/*.test.ts', 'src/**/*.d.ts'],
+      // The dashboard's React components run in the browser: the chromium tests
+      // (test/e2e/dashboard-*.test.ts) exercise them, and v8 in vitest's workers never sees them.
+      // The page's pure modules (web/*.ts: formats, ranges, addresses, stream parsing) stay counted.
+      exclude: ['src/**/*.test.ts', 'src/**/*.d.ts', 'src/dashboard/web/**/*.tsx'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      // Today's figures rounded down (2026-11-27: 72.29 / 66.98 / 72.35 / 74.06 %): coverage may
-      // rise, never fall. Raise them when it rises.
-      thresholds: { statements: 71, branches: 66, functions: 71, lines: 73 },
+      // Today's figures rounded down (2026-11-29, fresh clone: 72.22 / 67.33 / 72.42 / 74.17 %;
+      // lines kept half a point below): coverage may rise, never fall. Raise them when it rises.
+      thresholds: { statements: 72, branches: 67, functions: 72, lines: 73.5 },
     },
   },
 });

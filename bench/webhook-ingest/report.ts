@@ -101,13 +101,20 @@ export function verdict(ok: boolean): string {
 }
 
 /**
- * The verdict on a throughput target that the machine itself may put out of reach: when even the
- * durable floor (append + fdatasync, nothing else) stays under the target against the same
- * reference, no durable inbox can reach it here, and the line says so instead of FAIL. It is
- * never a PASS: the target is measured again on a machine where the floor clears it.
+ * The gateway against the durable floor, round by round (adjacent phases, so the machine's drift
+ * hits both alike): accepted/s and CPU per accepted event, as ratios gateway / floor.
  */
-export function durableVerdict(ratio: number, floorRatio: number, target: number): string {
-  if (ratio >= target) return 'PASS';
-  if (floorRatio < target) return `NOT REACHABLE HERE (the durable floor itself reaches ${floorRatio.toFixed(2)}×; the gateway reaches ${(ratio / floorRatio).toFixed(2)}× of it)`;
-  return 'FAIL';
+export function floorRatios(gateway: readonly Figures[], floor: readonly Figures[]): { throughput: number[]; cpu: number[] } {
+  return {
+    throughput: gateway.map((g, i) => g.acceptedPerS / floor[i]!.acceptedPerS),
+    cpu: gateway.map((g, i) => g.cpuMsPerRequest / floor[i]!.cpuMsPerRequest),
+  };
+}
+
+/** The ratio row of the gateway against the floor: medians of the per-round ratios. */
+export function ratioCells(gateway: readonly Figures[], floor: readonly Figures[]): string {
+  const { throughput, cpu } = floorRatios(gateway, floor);
+  const p50 = median(gateway.map((g, i) => g.p50 / floor[i]!.p50));
+  const p99 = median(gateway.map((g, i) => g.p99 / floor[i]!.p99));
+  return `${`${median(throughput).toFixed(2)}×`.padStart(11)}${`${p50.toFixed(1)}×`.padStart(9)}${`${p99.toFixed(1)}×`.padStart(9)}${`${median(cpu).toFixed(2)}×`.padStart(12)}`;
 }

@@ -9,6 +9,9 @@
 //   4. pull_request synchronize (a new head) → after the 1 s window, a review of the new commits
 //      only (the compare range is in its prompt); the summary comment is edited, not posted again
 //   5. what the fake gh recorded, the second review's prompt, `iris webhook deliveries`
+// The reviews answer with findings (issue 37): the first review puts two on their lines (one with a
+// suggestion), the push fixes the typo, so the second review resolves that one as outdated and
+// skips the other, raised again, as a repeat (`iris webhook deliveries --show 3`).
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,10 +34,17 @@ export const FIRST_HEAD = '6dcb09b5b57875f334f61aebed695e2e4193db5e';
 const MIDDLE_SHA = 'c3f1e2a47b8d9e0f1a2b3c4d5e6f708192a3b4c5';
 export const SECOND_HEAD = 'e4d2a1b9c8f7e6d5c4b3a2918070605040302010';
 
-export const FIRST_REVIEW = 'Review of 6dcb09b: the greeting reads well. (scripted)';
+export const FIRST_REVIEW = 'Review of 6dcb09b: the greeting reads well, with two small things. (scripted)';
 export const ASK_QUESTION = 'why a new file instead of the README?';
 export const ASK_ANSWER = 'A file of its own keeps the README short; it links to it. (scripted)';
 export const SECOND_REVIEW = 'Review of e4d2a1b: the two new commits fix the typo; nothing else changed. (scripted)';
+
+/** The PR's one file, before and after the push that fixes its typo. */
+const GREETING_BEFORE = ['@@ -0,0 +1,3 @@', '+# Greeting', '+Hello, world', '+Welcome to the wrold.'].join('\n');
+const GREETING_AFTER = ['@@ -0,0 +1,3 @@', '+# Greeting', '+Hello, world', '+Welcome to the world.'].join('\n');
+export const PUNCTUATION = { path: 'docs/greeting.md', line: 2, severity: 'nit', title: 'End the greeting with a full stop', body: 'Every other sentence has one.', suggestion: 'Hello, world.' };
+const TYPO = { path: 'docs/greeting.md', line: 3, severity: 'minor', title: 'Typo', body: '"wrold" should be "world".', suggestion: 'Welcome to the world.' };
+const reviewJson = (summary: string, findings: readonly object[]) => JSON.stringify({ summary, findings });
 
 const START_TIMEOUT_MS = 20_000;
 const EVENT_TIMEOUT_MS = 30_000;
@@ -48,7 +58,13 @@ export type PrReviewDemoState = {
   gateway?: GatewayProcess;
 };
 
-type Setup = { env: NodeJS.ProcessEnv; secret: string; record: string; cwd: string };
+type Setup = { env: NodeJS.ProcessEnv; secret: string; record: string; cwd: string; pulls: string };
+
+/** The PR as the fake gh's `gh api repos/…/pulls/42[/files]` shows it (test/fakes/fake-gh-pulls.mjs). */
+async function writePull(path: string, head: string, patch: string): Promise<void> {
+  const pull = { title: 'Add a greeting', head: { ref: 'feature/greeting', sha: head }, base: { ref: 'main', sha: BASE_SHA }, files: [{ filename: 'docs/greeting.md', status: 'added', patch }] };
+  await writeFile(path, JSON.stringify({ pulls: { [`${PR_REPO}#${PR}`]: pull }, contents: { [PR_REPO]: { main: {} } } }));
+}
 
 function configYaml(secret: string, workspace: string): string {
   return `# Written by npm run demo -- --pr-review into a temporary IRIS_HOME, removed when the demo ends.
@@ -88,7 +104,8 @@ async function setUp(state: PrReviewDemoState, fakeGh: string, signal: AbortSign
   const fake = await startFakeUpstream();
   state.fake = fake;
   signal.throwIfAborted();
-  fake.script(MODEL_ID, ...[FIRST_REVIEW, ASK_ANSWER, SECOND_REVIEW].map((text) => ({ kind: 'text' as const, deltas: [text] })));
+  const answers = [reviewJson(FIRST_REVIEW, [PUNCTUATION, TYPO]), ASK_ANSWER, reviewJson(SECOND_REVIEW, [PUNCTUATION])];
+  fake.script(MODEL_ID, ...answers.map((text) => ({ kind: 'text' as const, deltas: [text] })));
   fake.script(TITLE_MODEL, { kind: 'text', deltas: [`Review of ${PR_REPO}#${PR}`] });
   step('model', `scripted fake model at ${fake.url}/v1: three answers, written in scripts/demo/pr-review.ts`);
 
@@ -110,6 +127,8 @@ async function setUp(state: PrReviewDemoState, fakeGh: string, signal: AbortSign
 
   const record = join(dir, 'gh-record.jsonl');
   const commits = join(dir, 'commits.json');
+  const pulls = join(dir, 'pulls.json');
+  await writePull(pulls, FIRST_HEAD, GREETING_BEFORE);
   const gh = await installFakeGh(binDir, fakeGh);
   await writeFile(commits, JSON.stringify({ [BASE_SHA]: null, [FIRST_HEAD]: BASE_SHA, [MIDDLE_SHA]: FIRST_HEAD, [SECOND_HEAD]: MIDDLE_SHA }));
   step('gh', `fake GitHub CLI: keeps the PR's comments, compares over ${BASE_SHA.slice(0, 7)} ← ${FIRST_HEAD.slice(0, 7)} ← ${MIDDLE_SHA.slice(0, 7)} ← ${SECOND_HEAD.slice(0, 7)}`);
@@ -122,8 +141,9 @@ async function setUp(state: PrReviewDemoState, fakeGh: string, signal: AbortSign
     IRIS_GH_BIN: gh,
     FAKE_GH_RECORD: record,
     FAKE_GH_COMMITS: commits,
+    FAKE_GH_PULLS: pulls,
   });
-  return { env, secret, record, cwd: workspace };
+  return { env, secret, record, cwd: workspace, pulls };
 }
 
 function pullRequest(action: 'opened' | 'synchronize', head: string, before?: string): Record<string, unknown> {
@@ -239,6 +259,19 @@ async function show(irisBin: string, setup: Setup, fake: FakeUpstream, signal: A
   note(`the second review's prompt (request ${prompts.length} of ${prompts.length} to the model, with the whole session before it):`);
   block(last);
 
+  const reviews = JSON.parse(await readFile(`${setup.record}.reviews.json`, 'utf8').catch(() => '{"comments": []}')) as { comments: Array<{ id: number; path: string; line: number; body: string; in_reply_to_id: number | null }> };
+  blank();
+  step('review', `the first review's findings, on their lines (one GitHub review, event COMMENT), and the replies:`);
+  for (const comment of reviews.comments) {
+    note(`  comment ${comment.id} on ${comment.path}:${comment.line}${comment.in_reply_to_id ? ` (a reply to ${comment.in_reply_to_id})` : ''}:`);
+    block(comment.body);
+  }
+  const shown = await runIris(irisBin, ['webhook', 'deliveries', '--show', '3'], setup.env, signal);
+  if (shown.code !== 0) throw new DemoFailure(`iris webhook deliveries --show 3 exited with ${shown.code}: ${shown.stderr.trim()}`);
+  blank();
+  step('findings', 'iris webhook deliveries --show 3 (the push): the repeat skipped, the fixed one outdated:');
+  block(shown.stdout.slice(shown.stdout.indexOf('findings')));
+
   const listed = await runIris(irisBin, ['webhook', 'deliveries'], setup.env, signal);
   if (listed.code !== 0) throw new DemoFailure(`iris webhook deliveries exited with ${listed.code}: ${listed.stderr.trim()}`);
   blank();
@@ -272,7 +305,8 @@ export async function prReviewDemo(options: { irisBin: string; fakeGh: string; s
   await send(irisBin, base, setup, 'pull_request', pullRequest('opened', FIRST_HEAD), 'demo-pr-1', signal);
   step('/ask', `issue_comment "/ask ${ASK_QUESTION}" from @hubot (author_association MEMBER)`);
   await send(irisBin, base, setup, 'issue_comment', issueComment(`/ask ${ASK_QUESTION}`), 'demo-pr-2', signal);
-  step('push', `pull_request "synchronize": two new commits, head ${SECOND_HEAD.slice(0, 7)} (waits out the 1 s window)`);
+  await writePull(setup.pulls, SECOND_HEAD, GREETING_AFTER);
+  step('push', `pull_request "synchronize": two new commits that fix the typo, head ${SECOND_HEAD.slice(0, 7)} (waits out the 1 s window)`);
   await send(irisBin, base, setup, 'pull_request', pullRequest('synchronize', SECOND_HEAD, FIRST_HEAD), 'demo-pr-3', signal);
   blank();
 

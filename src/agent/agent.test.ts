@@ -70,6 +70,7 @@ function agentFor(apiMode: keyof typeof PROVIDERS = 'chat_completions', extraCon
     routing,
     tools: [echoTool, failingTool],
     workspaceRoot: dir,
+    usageSource: 'webhook:ci',
     approve: async () => ({ approved: true, reason: 'test', by: 'policy', risk: { level: 'low', reasons: [], source: 'default' } }),
   });
 }
@@ -113,6 +114,8 @@ describe.each(['chat_completions', 'codex_responses', 'anthropic_messages'] as c
     expect(fake.requests.map((r) => (r.body as { model: string }).model)).toEqual(['main-m', 'main-m', 'title-m']);
     const byTask = await store.usageSummary({ by: 'task' });
     expect(byTask.map((r) => [r.key, r.calls])).toEqual(expect.arrayContaining([['main', 2], ['title_generation', 1]]));
+    // Every call of the run, the title's too, counts under the run's source.
+    expect((await store.usageSummary({ by: 'source' })).map((r) => [r.key, r.calls])).toEqual([['webhook:ci', 3]]);
   });
 });
 

@@ -6,7 +6,9 @@
 import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
-import { contextLengthFor, costOf, priceFor } from '../providers/catalog.js';
+import { contextLengthFor } from '../providers/catalog.js';
+import type { UsageSource } from '../domain/usage-ledger.js';
+import { usageRecordOf } from './slot-usage.js';
 import type { ModelError, Usage } from '../providers/wire/types.js';
 import type { ContentPart, Message, ToolCall } from '../domain/messages.js';
 import { callModel, streamTask, type RoutingDeps, type RoutingSnapshot, type TaskReport } from '../routing/call-model.js';
@@ -44,6 +46,8 @@ export type AgentDeps = {
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Added to the system prompt (a webhook run's rules and its skill). */
   readonly instructions?: string;
+  /** Whose runs these are, for the usage ledger (every call of every turn counts under it). */
+  readonly usageSource: UsageSource;
   /**
    * Tools that depend on the user message (MCP: the servers' tools, or the `mcp` slot's choice of
    * them), added to `tools` for that turn. `ask` calls the slot; its usage is the session's.
@@ -99,21 +103,10 @@ export function createAgent(deps: AgentDeps) {
   const definitions = deps.tools.map((tool) => tool.definition);
 
   async function recordUsage(session: AgentSession, task: SlotId, report: TaskReport, usage: Usage | undefined, tally: UsageTally): Promise<void> {
-    if (!report.served || !usage) return;
-    const { provider, model } = report.served;
-    const costUsd = costOf(priceFor(provider, model), usage);
-    tally.total = addUsage(tally.total, usage, costUsd);
-    await deps.store.recordUsage({
-      sessionId: session.record.id,
-      at: Date.now(),
-      provider,
-      model,
-      task,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cachedTokens: usage.cachedInputTokens,
-      costUsd,
-    });
+    const record = usageRecordOf({ ...report, slot: task }, usage, Date.now(), { source: deps.usageSource, sessionId: session.record.id });
+    if (!record || !usage) return;
+    tally.total = addUsage(tally.total, usage, record.costUsd);
+    await deps.store.recordUsage(record);
   }
 
   /** A side-job through its slot; its usage is recorded against the session. */

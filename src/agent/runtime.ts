@@ -6,7 +6,8 @@ import type { OAuthView } from '../auth/view.js';
 import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
-import { callCounted, type RecordUsage } from './slot-usage.js';
+import { callCounted, type UsageSink } from './slot-usage.js';
+import type { UsageSource } from '../domain/usage-ledger.js';
 import { rotationOf } from '../log/rotation.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openStoreAt, storeTarget } from '../store/open-store.js';
@@ -20,9 +21,10 @@ import type { AskVision } from './tools/vision/vision-analyze.js';
 import { createVisionAsk, visionDownloadTimeoutMs } from './vision-slot.js';
 import type { FetchGuard } from '../net/fetch-guard.js';
 import { fetchGuardOf } from './fetch-guard.js';
-import type { ApprovalDecision, ApprovalRequest } from './tools/types.js';
+import type { ApprovalDecision, ApprovalRequest, Tool } from './tools/types.js';
 import { summaryRequest, type Summarize } from './tools/web/web-extract.js';
 import { createMcpRuntime } from './tools/mcp/runtime.js';
+import type { McpPool } from './tools/mcp/pool.js';
 import { offersMcp } from '../domain/toolsets.js';
 import { planSandbox, type RouteSandboxSetting, type RunKind } from '../sandbox/settings.js';
 
@@ -53,6 +55,16 @@ export type AgentRuntimeOptions = {
   readonly runKind: RunKind;
   /** A webhook route's own sandbox settings. */
   readonly routeSandbox?: RouteSandboxSetting;
+  /**
+   * Whose runs these are, for the usage ledger: every call (main and aux slots, in a turn or not)
+   * counts under it. Default `cli`; the dashboard passes `dashboard`, the gateway
+   * `webhook:<route>` and `platform:<name>`.
+   */
+  readonly usageSource?: UsageSource;
+  /** Tools of this run only, beside the toolsets' (a PR review's pr_files and pr_file_diff). */
+  readonly extraTools?: readonly Tool[];
+  /** The gateway's MCP connections, kept across runs (pool.ts); without it the runtime starts its own servers and stops them on close. */
+  readonly mcpPool?: McpPool;
 };
 
 export type AgentRuntime = {
@@ -75,7 +87,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   // same proxy settings as model calls.
   const guard = fetchGuardOf(config, env);
   // Calls outside a turn are counted with no session, in the store opened below (by then).
-  const record: RecordUsage = (usage) => store.recordUsage(usage);
+  const usageSource = options.usageSource ?? 'cli';
+  const record: UsageSink = { source: usageSource, record: (usage) => store.recordUsage(usage) };
   const vision = { ask: createVisionAsk(approvalRoutes, routing, record), downloadTimeoutMs: visionDownloadTimeoutMs(config), guard };
   // web_extract's long pages go to its slot, over the same process-wide routes as approval's.
   const summarizeWeb: Summarize = async (prompt, signal) => {
@@ -94,6 +107,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   };
   const selected = selectTools(toolsetNames, createToolsets({ terminal, vision, web }));
   if (!selected.ok) throw new ToolsetError(selected.error);
+  // A toolset's tool of the same name wins: the extra ones add, never replace.
+  const names = new Set(selected.tools.map((tool) => tool.definition.name));
+  const tools = [...selected.tools, ...(options.extraTools ?? []).filter((tool) => !names.has(tool.definition.name))];
   const workspace = resolve(options.workspace ?? (config.agent.workspace || process.cwd()));
   const store = options.store ?? (await openStoreAt(storeTarget(paths.statePath, env, config)));
 
@@ -121,7 +137,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
 
   // MCP servers start on the first message that needs their tools, not here.
   // MCP tools come with `default`, `service-webhook` or `mcp`; a narrower list goes without them.
-  const mcp = offersMcp(toolsetNames) ? createMcpRuntime(config, routing.log) : undefined;
+  const mcp = offersMcp(toolsetNames) ? createMcpRuntime(config, routing.log, options.mcpPool) : undefined;
   const agent = createAgent({
     store,
     config,
@@ -129,14 +145,15 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     ...(options.oauth ? { oauth: options.oauth } : {}),
     paths,
     routing,
-    tools: selected.tools,
+    tools,
     workspaceRoot: workspace,
     approve,
+    usageSource,
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(mcp ? { turnTools: mcp.turnTools } : {}),
   });
   const close = async () => {
-    await mcp?.manager.close();
+    await mcp?.close();
     if (!options.store) await store.close();
   };
   return { agent, store, workspace, vision, close };

@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.js';
 import { AUX_TASKS } from '../domain/slots.js';
 import type { TaskRequest } from '../routing/call-model.js';
 import type { RoutingDeps, RoutingSnapshot } from '../routing/call-model.js';
-import { callCounted, type RecordUsage } from './slot-usage.js';
+import { callCounted, type UsageSink } from './slot-usage.js';
 import type { AskVision } from './tools/vision/vision-analyze.js';
 import type { SideJobText } from './tools/types.js';
 import type { LoadedImage } from './tools/vision/load-image.js';
@@ -38,9 +38,9 @@ export function visionAskVia(call: (request: TaskRequest) => Promise<SideJobText
 }
 
 /** The vision slot outside a turn (an image in a chat message for a main model without sight), counted with no session. */
-export function createVisionAsk(routes: RoutingSnapshot, routing: RoutingDeps, record: RecordUsage): AskVision {
+export function createVisionAsk(routes: RoutingSnapshot, routing: RoutingDeps, sink: UsageSink): AskVision {
   return visionAskVia(async (request) => {
-    const result = await callCounted('vision', request, routes, routing, record);
+    const result = await callCounted('vision', request, routes, routing, sink);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   });
 }

@@ -1,7 +1,7 @@
 // `iris webhook deliveries` as text: two lines an event (what arrived and its state; then its
 // session and the first line of its answer), and `--show <id>`: the whole answer and its outcome.
 // Pure: views in, text out.
-import type { DeliveryDetail, DeliveryRow } from '../webhook/delivery-view.js';
+import type { DeliveryDetail, DeliveryRow, FindingView, ReviewView } from '../webhook/delivery-view.js';
 
 const answerText = (answer: string | null) => (answer === null ? undefined : answer === '' ? '(empty answer)' : answer);
 
@@ -24,5 +24,21 @@ export function deliveryDetailText(detail: DeliveryDetail): string {
   const width = Math.max(...fields.map(([label]) => label.length)) + 2;
   const lines = [`#${detail.id} ${detail.route} · ${detail.event} · delivery ${detail.delivery_id}`, ...fields.map(([label, value]) => `${label.padEnd(width)}${value}`), ''];
   lines.push(detail.answer === null ? '(no answer yet)' : (answerText(detail.answer) ?? ''));
+  if (detail.review) lines.push('', ...reviewText(detail.review));
   return lines.join('\n');
+}
+
+const findingLine = (f: FindingView, extra = '') => `  ${f.path}:${f.line} ${f.severity} ${f.title}${extra}`;
+
+/** A review's findings by where they went; a group with none is left out. */
+function reviewText(review: ReviewView): string[] {
+  if (review.unreadable) return ['findings: none (the answer could not be read as findings)'];
+  const groups: Array<[string, string[]]> = [
+    ['findings posted on their lines', review.inline.map((f) => findingLine(f))],
+    ['findings in the summary (not on a changed line)', review.in_summary.map((f) => findingLine(f))],
+    ['findings skipped as repeats', review.repeats.map((f) => findingLine(f, ` (${f.state})`))],
+    ['findings marked outdated', review.outdated.map((f) => findingLine(f))],
+  ];
+  const shown = groups.filter(([, items]) => items.length > 0).flatMap(([title, items]) => [`${title}:`, ...items]);
+  return shown.length > 0 ? shown : ['findings: none'];
 }

@@ -8,9 +8,10 @@ import { migrateStore, pendingMigrations, readStoreStatus } from './store-admin.
 
 describe('pendingMigrations', () => {
   it('lists the migrations above the version found, in order', () => {
-    expect(pendingMigrations(MIGRATIONS, 5).map((m) => m.version)).toEqual([6, 7]);
-    expect(pendingMigrations(MIGRATIONS, 7)).toEqual([]);
-    expect(pendingMigrations(PG_MIGRATIONS, 7)).toEqual([{ version: 8, description: 'sharing across processes: run leases, the shared rate-limit window' }]);
+    expect(pendingMigrations(MIGRATIONS, 5).map((m) => m.version)).toEqual([6, 7, 8, 9, 10]);
+    expect(pendingMigrations(MIGRATIONS, 10)).toEqual([]);
+    expect(pendingMigrations(PG_MIGRATIONS, 7).map((m) => m.version)).toEqual([8, 9, 10, 11]);
+    expect(pendingMigrations(PG_MIGRATIONS, 7)[0]).toEqual({ version: 8, description: 'sharing across processes: run leases, the shared rate-limit window' });
     expect(pendingMigrations(PG_MIGRATIONS, 99)).toEqual([]);
   });
 });
@@ -29,12 +30,12 @@ describe('status and migrate on PostgreSQL', () => {
     const target = { backend: 'postgres', url, leaseSeconds: 30 } as const;
     const location = `postgres://postgres:***@127.0.0.1:5432/test?options=-c%20search_path%3D${schema}`;
     const before = await readStoreStatus(target);
-    expect(before).toMatchObject({ backend: 'postgres', location, exists: true, version: 0, known: 8 });
-    expect(before.pending).toHaveLength(8);
+    expect(before).toMatchObject({ backend: 'postgres', location, exists: true, version: 0, known: 11 });
+    expect(before.pending).toHaveLength(11);
     expect((await adminQuery('SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1', [schema], PG_TEST_URL)).rows[0]).toEqual({ n: 0 });
-    expect(await migrateStore(target, () => 5)).toEqual({ from: 0, to: 8 });
-    expect(await migrateStore(target, () => 6)).toEqual({ from: 8, to: 8 });
+    expect(await migrateStore(target, () => 5)).toEqual({ from: 0, to: 11 });
+    expect(await migrateStore(target, () => 6)).toEqual({ from: 11, to: 11 });
     expect((await adminQuery('SELECT DISTINCT applied_at FROM schema_version', [], PG_TEST_URL, schema)).rows).toEqual([{ applied_at: 5 }]);
-    expect(await readStoreStatus(target)).toEqual({ backend: 'postgres', location, exists: true, version: 8, known: 8, pending: [] });
+    expect(await readStoreStatus(target)).toEqual({ backend: 'postgres', location, exists: true, version: 11, known: 11, pending: [] });
   });
 });

@@ -114,6 +114,11 @@ export const webhookRouteSchema = z.looseObject({
   sandbox_env: z.optional(z.array(z.string().check(z.regex(describePattern(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))))),
   /** Pushes to one PR within this many seconds make one review, of the newest head; 0 reviews each push. */
   coalesce_seconds: z._default(z.int().check(z.gte(0), z.lte(3600)), 30),
+  /**
+   * PR reviews (docs/pr-review.md): `max_diff_tokens` is the diff's budget in the prompt (4
+   * characters a token), the default a repository's `.iris/review.yaml` overrides; 1,000 to 1,000,000.
+   */
+  review: z.optional(z.looseObject({ max_diff_tokens: z.optional(z.int().check(z.gte(1_000), z.lte(1_000_000))) })),
 });
 
 const webhookPlatform = z.prefault(
@@ -227,6 +232,8 @@ export const mcpServerSchema = z.looseObject({
 export const configSchema = z.looseObject({
   /** One paragraph about this profile (iris profile describe --auto writes it). */
   description: z.optional(z.string()),
+  /** True while `description` is what the profile_describer model wrote (the dashboard's Auto-generate); a person's edit there removes it. */
+  description_generated: z.optional(z.boolean()),
   /** `''` means not configured; `iris setup` / `iris model` replace it with a mapping. */
   model: z._default(z.union([z.literal(''), modelMapping]), ''),
   model_aliases: z._default(
@@ -336,6 +343,29 @@ export const configSchema = z.looseObject({
   ),
   /** Skills hubs (docs/skills.md): URLs or paths of JSON indexes that `iris skills search` reads. */
   skills: z.prefault(z.looseObject({ hubs: z._default(z.array(nonEmpty()), () => []) }), {}),
+  /**
+   * What the store keeps (docs/operations.md, "Retention"): sessions by where they came from, in
+   * days since their last activity (0 keeps them forever); skill loads in days; curator reports by
+   * count; usage detail rows in days, after which they are folded into per-day totals (the totals
+   * never change). The gateway prunes hourly; `iris store prune` does it on demand.
+   */
+  retention: z.prefault(
+    z.looseObject({
+      sessions_days: z.prefault(
+        z.looseObject({
+          cli: z._default(z.int().check(z.gte(0)), 0),
+          dashboard: z._default(z.int().check(z.gte(0)), 0),
+          webhook: z._default(z.int().check(z.gte(0)), 30),
+          platform: z._default(z.int().check(z.gte(0)), 90),
+        }),
+        {},
+      ),
+      skill_loads_days: z._default(z.int().check(z.gte(0)), 365),
+      curator_reports: z._default(z.int().check(z.gte(0)), 50),
+      usage_detail_days: z._default(z.int().check(z.gte(0)), 90),
+    }),
+    {},
+  ),
   /** Model requests, in seconds (decimals allowed). An aux slot's own `timeout` caps its calls. */
   network: z.prefault(
     z.looseObject({
@@ -350,6 +380,7 @@ export const configSchema = z.looseObject({
 export type Config = z.output<typeof configSchema>;
 export type ModelMapping = z.output<typeof modelMapping>;
 export type FallbackEntry = z.output<typeof fallbackEntry>;
+export type RetentionConfig = Config['retention'];
 export type WebhookRoute = z.output<typeof webhookRouteSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 /** The settings every chat platform has; each adds its own (api_base, http_url…). */

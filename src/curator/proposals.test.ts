@@ -26,11 +26,15 @@ describe('parseCuratorAnswer', () => {
     expect(parseCuratorAnswer(answer([]), KNOWN)).toEqual({ ok: true, proposals: [] });
   });
 
+  it('ignores keys the model adds, at the top and in a proposal', () => {
+    const text = JSON.stringify({ proposals: [{ skill: 'deploy', action: 'keep', reason: 'used weekly', confidence: 0.9 }], note: 'x' });
+    expect(parseCuratorAnswer(text, KNOWN)).toEqual({ ok: true, proposals: [{ skill: 'deploy', action: 'keep', reason: 'used weekly' }] });
+  });
+
   it.each([
     ['not JSON', 'Sure! {"proposals": []}', 'it is not JSON'],
     ['a code fence', '```json\n{"proposals":[]}\n```', 'it is not JSON'],
     ['an array', '[]', 'it is not {"proposals":[…]}'],
-    ['an extra key', JSON.stringify({ proposals: [], note: 'x' }), 'it is not {"proposals":[…]}'],
     ['an unknown action', answer([{ skill: 'deploy', action: 'delete', reason: 'r' }]), 'at proposals.0.action'],
     ['no reason', answer([{ skill: 'deploy', action: 'keep' }]), 'at proposals.0.reason'],
     ['an empty reason', answer([{ skill: 'deploy', action: 'keep', reason: '' }]), 'at proposals.0.reason'],

@@ -29,9 +29,11 @@ export type SkillForReview = {
 
 export type ProposalsParse = { readonly ok: true; readonly proposals: readonly Proposal[] } | { readonly ok: false; readonly error: string };
 
-const answerSchema = z.strictObject({
+// z.object, not strictObject: keys the model adds are dropped (DECISIONS: ignored), the required
+// ones and their types are checked.
+const answerSchema = z.object({
   proposals: z.array(
-    z.strictObject({
+    z.object({
       skill: z.string().check(z.minLength(1)),
       action: z.enum(CURATOR_ACTIONS),
       reason: z.string().check(z.minLength(1)),

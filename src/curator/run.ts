@@ -6,11 +6,13 @@ import type { Env, HomePaths } from '../config/home.js';
 import type { Config } from '../config/schema.js';
 import { skillsDir } from '../agent/tools/skills/skills.js';
 import { callCounted } from '../agent/slot-usage.js';
+import type { UsageSource } from '../domain/usage-ledger.js';
 import { snapshotRoutes, type RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import { archiveSkills, type Archived } from './archive.js';
 import type { Proposal, SkillForReview } from './proposals.js';
 import { formatReport, writeReport } from './report.js';
+import { reportDataComment } from './report-data.js';
 import { reviewSkills, type AskCurator } from './review.js';
 
 export type CuratorRunDeps = {
@@ -21,6 +23,8 @@ export type CuratorRunDeps = {
   readonly store: Store;
   readonly routing: RoutingDeps;
   readonly now: () => number;
+  /** Whose run the review is: `cli` (iris curator review) or `gateway` (the schedule). */
+  readonly usageSource: UsageSource;
 };
 
 export type CuratorRunOptions = { readonly days: number; readonly apply: boolean };
@@ -40,15 +44,17 @@ export type CuratorRunOutcome =
 export async function runCuratorReview(deps: CuratorRunDeps, options: CuratorRunOptions): Promise<CuratorRunOutcome> {
   const routes = snapshotRoutes(deps.config, deps.env, deps.oauth);
   const ask: AskCurator = async (system, messages, maxOutputTokens) => {
-    const result = await callCounted('curator', { system, messages, maxOutputTokens }, routes, deps.routing, (record) => deps.store.recordUsage(record), deps.now);
+    const result = await callCounted('curator', { system, messages, maxOutputTokens }, routes, deps.routing, { source: deps.usageSource, record: (record) => deps.store.recordUsage(record) }, deps.now);
     return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
   };
   const at = deps.now();
   const dir = skillsDir(deps.paths);
   const review = await reviewSkills({ skillsDir: dir, skillLoads: deps.store.skillLoads, ask, days: options.days, now: at });
   if (!review.ok) return review;
-  const report = formatReport({ at, days: options.days, skills: review.skills, proposals: review.proposals, invalid: review.invalid });
-  const reportPath = await writeReport(deps.paths.dir, at, report);
+  const facts = { at, days: options.days, skills: review.skills, proposals: review.proposals, invalid: review.invalid };
+  const report = formatReport(facts);
+  // The file also keeps the facts (a comment the Markdown hides), for the dashboard's Apply.
+  const reportPath = await writeReport(deps.paths.dir, at, `${report}${reportDataComment(facts)}`);
   const archived = options.apply ? await archiveSkills(dir, review.proposals.filter((p) => p.action === 'archive').map((p) => p.skill)) : [];
   return { ok: true, report, reportPath, skills: review.skills, proposals: review.proposals, archived };
 }

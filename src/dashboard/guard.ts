@@ -1,6 +1,6 @@
 // Who may use the dashboard API: a request that carries this start's session token, sent to a
 // Host the server answers for. Pure checks; the server applies them to every request.
-import { safeEqual } from '../webhook/verify.js';
+import { safeEqual } from '../runtime/safe-equal.js';
 import type { HeaderBag } from '../webhook/headers.js';
 import { headerValue } from '../webhook/headers.js';
 

@@ -6,30 +6,26 @@
 // assignment library that `iris model` uses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
-import { loadOAuthView } from '../auth/view.js';
 import { effectiveEnv, readEnvFile } from '../config/env-file.js';
-import type { Env, HomePaths } from '../config/home.js';
-import { loadConfig, updateConfig } from '../config/store.js';
+import { resolveHomePaths, type Env, type HomePaths } from '../config/home.js';
+import { loadConfig } from '../config/store.js';
 import { readBody } from '../http/read-body.js';
 import { sendJson } from '../http/send-json.js';
-import { findCatalogModel, contextLengthFor } from '../providers/catalog.js';
-import { setAuxModel, setMainModel, type AuxChange, type MainChange } from '../routing/assignments.js';
-import { parseSince } from '../store/since.js';
 import { openStoreAt, storeTarget } from '../store/open-store.js';
-import { usageTotalsJson } from '../store/usage-json.js';
 import type { Store } from '../store/types.js';
-import { hasSessionToken, hostAllowed } from './guard.js';
 import type { AuditLog } from '../security/audit-log.js';
+import { errorMessage } from '../domain/error-message.js';
+import { hasSessionToken, hostAllowed } from './guard.js';
 import { createLoginLimiter } from './auth/login-limiter.js';
 import { createSessionStore, type SessionStore } from './auth/sessions.js';
 import { clientAddress, identify, type Identity, type SignInMode } from './auth/sign-in.js';
 import { createSignInRoutes, facts } from './auth/sign-in-routes.js';
-import { customEndpointModels } from './custom-models.js';
-import { auxiliaryAssignments, modelOptions } from './read-models.js';
-import { parseSetRequest } from './set-request.js';
-import { describeFromRequest, profilesJson } from './profiles-api.js';
+import { HttpError } from './http-error.js';
+import { profileHomeDir } from '../profiles/names.js';
+import { ROUTE_AREAS } from './routes/index.js';
+import { closeChatRuns, runningChats } from './routes/chat.js';
+import { ANSWERED, matchRoute, type DashboardContext } from './routes/route.js';
 import { contentSecurityPolicy, injectToken, readStatic } from './static-files.js';
-import { errorMessage } from '../domain/error-message.js';
 
 export type DashboardOptions = {
   readonly paths: HomePaths;
@@ -57,8 +53,15 @@ const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy':
 type Json = (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
 const json: Json = (res, status, body, headers = {}) => sendJson(res, status, body, { ...COMMON_HEADERS, ...headers });
 
+type Served = { readonly profile: { readonly name: string; readonly baseDir: string }; readonly paths: HomePaths; readonly env: Env };
+
 export function createDashboardHandler(options: DashboardOptions) {
+  const started: Served = { profile: options.profile ?? { name: 'default', baseDir: options.paths.dir }, paths: options.paths, env: options.processEnv };
+  // The profile served now (POST /api/profiles/switch changes it): every read below goes through it.
+  let served = started;
   let store: Store | undefined;
+  // Bumped by a switch, so a store that finishes opening after it (the old profile's) is not kept.
+  let storeGeneration = 0;
   const sessions = options.sessions ?? createSessionStore();
   const signInRoutes = createSignInRoutes({
     mode: options.signIn,
@@ -70,54 +73,69 @@ export function createDashboardHandler(options: DashboardOptions) {
   });
 
   async function currentEnv(): Promise<Env> {
-    const read = await readEnvFile(options.paths);
-    return effectiveEnv(read.ok ? read.values : new Map(), options.processEnv);
+    const read = await readEnvFile(served.paths);
+    return effectiveEnv(read.ok ? read.values : new Map(), served.env);
   }
 
   async function currentConfig() {
-    const loaded = await loadConfig(options.paths);
+    const loaded = await loadConfig(served.paths);
     if (!loaded.ok) throw new HttpError(500, loaded.error.message);
     return loaded.config;
   }
 
-  /** Usage needs the store; without a state.db (SQLite) nothing has been recorded yet (and none is created). */
-  async function usageStore(): Promise<Store | undefined> {
+  async function targetNow() {
+    const loaded = await loadConfig(served.paths);
+    return storeTarget(served.paths.statePath, await currentEnv(), loaded.ok ? loaded.config : undefined);
+  }
+
+  /** Reading needs a store; without a state.db (SQLite) nothing has been recorded yet (and none is created). */
+  async function existingStore(): Promise<Store | undefined> {
     if (store) return store;
-    const loaded = await loadConfig(options.paths);
-    const target = storeTarget(options.paths.statePath, await currentEnv(), loaded.ok ? loaded.config : undefined);
+    const generation = storeGeneration;
+    const target = await targetNow();
     if (target.backend === 'sqlite') {
       const exists = await stat(target.path).then(() => true, () => false);
       if (!exists) return undefined;
     }
-    store = await openStoreAt(target, { mustExist: target.backend === 'sqlite' });
+    return keep(generation, await openStoreAt(target, { mustExist: target.backend === 'sqlite' }), existingStore);
+  }
+
+  /** Writing (a chat's first message) creates the store when it is missing. */
+  async function writableStore(): Promise<Store> {
+    if (store) return store;
+    const generation = storeGeneration;
+    return keep(generation, await openStoreAt(await targetNow()), writableStore);
+  }
+
+  /** Caches a store opened for `generation`; one opened for the profile served before a switch is closed and opened afresh. */
+  async function keep<T extends Store | undefined>(generation: number, opened: Store, again: () => Promise<T>): Promise<Store | T> {
+    if (generation !== storeGeneration) {
+      await opened.close();
+      return again();
+    }
+    if (store) {
+      // Two first requests opened one each: keep the first.
+      await opened.close();
+      return store;
+    }
+    store = opened;
     return store;
   }
 
-  async function usage(url: URL) {
-    const sinceText = url.searchParams.get('since');
-    let since: number | undefined;
-    if (sinceText !== null && sinceText !== '') {
-      const parsed = parseSince(sinceText, Date.now());
-      if (!parsed.ok) throw new HttpError(400, parsed.message.replace('--since', 'since'));
-      since = parsed.since;
-    }
-    const opened = await usageStore();
-    const rows = opened ? await opened.usageSummary({ by: 'model', ...(since === undefined ? {} : { since }) }) : [];
-    return {
-      since: since === undefined ? null : new Date(since).toISOString(),
-      models: rows.map((row) => {
-        const provider = row.provider ?? '';
-        const model = row.model ?? '';
-        return {
-          provider,
-          model,
-          ...usageTotalsJson(row),
-          tasks: row.served,
-          context_length: contextLengthFor(provider, model),
-          capabilities: [...(findCatalogModel(provider, model)?.capabilities ?? [])],
-        };
-      }),
-    };
+  /** Serves `name` from now on (its config.yaml, .env and store); the caller has checked that it exists. */
+  async function switchProfile(name: string): Promise<void> {
+    // A running chat holds this profile's store, which the switch closes: it would fail mid-answer.
+    const answering = runningChats(context);
+    if (answering > 0) throw new HttpError(409, `${answering === 1 ? 'a chat is' : `${answering} chats are`} still answering: stop ${answering === 1 ? 'it' : 'them'} on the Chat page, then switch`);
+    const { baseDir } = served.profile;
+    const paths = name === started.profile.name ? started.paths : resolveHomePaths({ IRIS_HOME: profileHomeDir(baseDir, name) });
+    // Its own home for whatever reads IRIS_HOME from the environment (a model call's routing, a spawned tool).
+    const env = name === started.profile.name ? started.env : { ...options.processEnv, IRIS_HOME: paths.dir, IRIS_PROFILE: undefined };
+    const old = store;
+    store = undefined;
+    storeGeneration += 1;
+    served = { profile: { name, baseDir }, paths, env };
+    await old?.close();
   }
 
   async function readJsonRequest(req: IncomingMessage): Promise<unknown> {
@@ -132,52 +150,35 @@ export function createDashboardHandler(options: DashboardOptions) {
     }
   }
 
-  const profile = options.profile ?? { name: 'default', baseDir: options.paths.dir };
-
-  /** Runs a write and records it in audit.log, done or refused, with what it was about. */
-  async function audited<T>(req: IncomingMessage, identity: Identity, action: string, target: () => string, work: () => Promise<T>): Promise<T> {
-    const entry = { actor: identity.actor, from: clientAddress(options.signIn, facts(req)), action };
-    try {
-      const result = await work();
-      options.audit.write({ ...entry, target: target(), ok: true });
-      return result;
-    } catch (err) {
-      options.audit.write({ ...entry, target: target(), ok: false, reason: err instanceof HttpError ? `${err.status}: ${err.message}` : errorMessage(err) });
-      throw err;
-    }
-  }
-
-  async function describe(req: IncomingMessage, identity: Identity) {
-    let target = '';
-    return audited(req, identity, 'profile.describe', () => target, async () => {
-      const data = await readJsonRequest(req);
-      target = typeof (data as { profile?: unknown } | null)?.profile === 'string' ? (data as { profile: string }).profile : '';
-      const outcome = await describeFromRequest(data, profile.baseDir, options.processEnv);
-      if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
-      return outcome.body;
-    });
-  }
-
-  async function setModel(req: IncomingMessage, identity: Identity) {
-    let target = '';
-    return audited(req, identity, 'model.set', () => target, async () => {
-      const data = await readJsonRequest(req);
-      const checked = parseSetRequest(data);
-      if (!checked.ok) throw new HttpError(checked.status, checked.error);
-      const request = checked.request;
-      if (request.scope === 'main') {
-        target = `main ${request.provider}/${request.model}`;
-        const result = await updateConfig<MainChange>(options.paths, (doc) => setMainModel(doc, request.provider, request.model));
-        if (!result.ok) throw configError(result.error);
-        return { ok: true, scope: 'main', provider: result.provider, model: result.model, previous: result.previous, stale_aux: result.staleAux };
+  const context: DashboardContext = {
+    get paths() {
+      return served.paths;
+    },
+    get processEnv() {
+      return served.env;
+    },
+    get profile() {
+      return served.profile;
+    },
+    switchProfile,
+    currentConfig,
+    currentEnv,
+    existingStore,
+    store: writableStore,
+    readJson: readJsonRequest,
+    async audited(request, action, target, work) {
+      const entry = { actor: request.identity.actor, from: clientAddress(options.signIn, facts(request.req)), action };
+      try {
+        const result = await work();
+        options.audit.write({ ...entry, target: target(), ok: true });
+        return result;
+      } catch (err) {
+        options.audit.write({ ...entry, target: target(), ok: false, reason: err instanceof HttpError ? `${err.status}: ${err.message}` : errorMessage(err) });
+        throw err;
       }
-      target = `auxiliary ${typeof (data as { task?: unknown }).task === 'string' ? (data as { task: string }).task || '(all)' : ''} ${request.provider}/${request.model}`.trim();
-      const result = await updateConfig<AuxChange>(options.paths, (doc) => setAuxModel(doc, request.target, request.provider, request.model));
-      if (!result.ok) throw configError(result.error);
-      if (result.reset) return { ok: true, scope: 'auxiliary', reset: true };
-      return { ok: true, scope: 'auxiliary', tasks: result.tasks, provider: result.provider, model: result.model };
-    });
-  }
+    },
+  };
+  const routes = ROUTE_AREAS.flatMap((area) => area(context));
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL, identity: Identity | undefined): Promise<void> {
     if (url.pathname === '/api/login') {
@@ -191,25 +192,13 @@ export function createDashboardHandler(options: DashboardOptions) {
     // Before sign-in nothing else answers, whatever token is sent (it may have leaked).
     if (!identity) return json(res, 401, { error: 'Sign in first' });
     if (!hasSessionToken(req.headers, options.token)) return json(res, 401, { error: 'Unauthorized' });
-    const routes: Record<string, { method: string; run: () => Promise<unknown> }> = {
-      '/api/model/options': {
-        method: 'GET',
-        run: async () => {
-          const config = await currentConfig();
-          const env = await currentEnv();
-          return modelOptions(config, env, (await loadOAuthView(options.paths)).view, await customEndpointModels(config, env));
-        },
-      },
-      '/api/model/auxiliary': { method: 'GET', run: async () => auxiliaryAssignments(await currentConfig()) },
-      '/api/model/set': { method: 'POST', run: () => setModel(req, identity) },
-      '/api/usage': { method: 'GET', run: () => usage(url) },
-      '/api/profiles': { method: 'GET', run: () => profilesJson(profile.baseDir, profile.name) },
-      '/api/profile/describe': { method: 'POST', run: () => describe(req, identity) },
-    };
-    const route = routes[url.pathname];
-    if (!route) return json(res, 404, { error: 'Not found' });
-    if (req.method !== route.method) return json(res, 405, { error: 'Method not allowed' }, { allow: route.method });
-    json(res, 200, await route.run());
+    const found = matchRoute(routes, req.method ?? 'GET', url.pathname);
+    if (!found) return json(res, 404, { error: 'Not found' });
+    if ('allow' in found) return json(res, 405, { error: 'Method not allowed' }, { allow: found.allow });
+    const answer = await found.route.run({ req, res, url, params: found.params, identity });
+    if (answer === ANSWERED) return;
+    if (isStatusAnswer(answer)) return json(res, answer.status, answer.body, answer.headers ?? {});
+    json(res, 200, answer);
   }
 
   async function page(req: IncomingMessage, res: ServerResponse, url: URL, identity: Identity | undefined): Promise<void> {
@@ -259,7 +248,13 @@ export function createDashboardHandler(options: DashboardOptions) {
     });
   };
 
-  return { handle, close: async () => store?.close() };
+  return {
+    handle,
+    close: async () => {
+      await closeChatRuns(context); // running chats end (and write their state) before the store closes
+      await store?.close();
+    },
+  };
 }
 
 function unbuiltPage(uiDir: string): string {
@@ -267,17 +262,6 @@ function unbuiltPage(uiDir: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Iris dashboard</title></head><body><h1>The dashboard UI is not built</h1><p>${escaped} is missing: run <code>npm run build</code> in the Iris folder and reload. The REST API works meanwhile.</p></body></html>`;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function configError(error: { code: string; message: string }): HttpError {
-  if (error.code === 'invalid_value' || error.code === 'invalid_key') return new HttpError(400, error.message);
-  if (error.code === 'lock_timeout') return new HttpError(503, error.message);
-  return new HttpError(500, error.message);
+function isStatusAnswer(answer: unknown): answer is { status: number; body: unknown; headers?: Record<string, string> } {
+  return typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer && typeof (answer as { status: unknown }).status === 'number';
 }

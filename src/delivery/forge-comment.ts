@@ -10,7 +10,7 @@ import { REDACTED, redactText } from '../log/redact.js';
 import { buildGhEnv, ghBinary, runGh } from './gh-binary.js';
 import type { GhRun } from './gh-binary.js';
 import { retryWithBackoff } from './retry.js';
-import type { Sleep } from './retry.js';
+import type { Sleep } from '../runtime/sleep.js';
 
 export { ghBinary } from './gh-binary.js';
 

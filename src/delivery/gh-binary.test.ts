@@ -110,6 +110,14 @@ describe.skipIf(process.platform === 'win32')('runGh', () => {
     expect(await run(bin)).toMatchObject({ kind: 'output_overflow' });
   });
 
+  it('takes a larger cap when asked (reads of a PR print far more than a comment URL)', async () => {
+    const size = GH_OUTPUT_CAP_BYTES * 4;
+    const bin = await script('reader', `process.stdout.write('x'.repeat(${size}));`);
+    const result = await runGh({ bin, args: [], stdin: '', env: { PATH: process.env.PATH ?? '' }, timeoutMs: 5_000, outputCapBytes: size + 1 });
+    expect(result.kind === 'exited' && result.stdout.length).toBe(size);
+    expect(await runGh({ bin, args: [], stdin: '', env: { PATH: process.env.PATH ?? '' }, timeoutMs: 5_000, outputCapBytes: size - 1 })).toMatchObject({ kind: 'output_overflow' });
+  });
+
   it('kills a run that outlives its timeout', async () => {
     const bin = await script('slow', "process.stderr.write('working\\n'); setTimeout(() => {}, 60_000);");
     const started = Date.now();

@@ -50,6 +50,8 @@ export type GhRunRequest = {
   readonly cwd?: string;
   /** Called with the child's pid (its process group's id) once it is started. */
   readonly onSpawn?: (pid: number) => void;
+  /** Per stream; default GH_OUTPUT_CAP_BYTES. Reads of a PR's files print far more than a comment's URL. */
+  readonly outputCapBytes?: number;
 };
 
 export type GhRun =
@@ -87,11 +89,12 @@ export function runGh(request: GhRunRequest): Promise<GhRun> {
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    const stdout = cappedText(() => {
+    const cap = request.outputCapBytes ?? GH_OUTPUT_CAP_BYTES;
+    const stdout = cappedText(cap, () => {
       overflowed = true;
       killProcessGroup(child.pid);
     });
-    const stderr = cappedText(() => {
+    const stderr = cappedText(cap, () => {
       overflowed = true;
       killProcessGroup(child.pid);
     });
@@ -133,15 +136,15 @@ export function runGh(request: GhRunRequest): Promise<GhRun> {
   });
 }
 
-/** A stream's text, kept up to GH_OUTPUT_CAP_BYTES; `onOverflow` is called once past it. */
-function cappedText(onOverflow: () => void): { add: (chunk: Buffer) => void; text: () => string } {
+/** A stream's text, kept up to `cap` bytes; `onOverflow` is called once past it. */
+function cappedText(cap: number, onOverflow: () => void): { add: (chunk: Buffer) => void; text: () => string } {
   const chunks: Buffer[] = [];
   let bytes = 0;
   let over = false;
   return {
     add: (chunk) => {
       if (over) return;
-      if (bytes + chunk.length > GH_OUTPUT_CAP_BYTES) {
+      if (bytes + chunk.length > cap) {
         over = true;
         onOverflow();
         return;

@@ -1,5 +1,7 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, realSleep, retryWithBackoff } from './retry.js';
+import { backoffDelay, retryWithBackoff } from './retry.js';
+import { sleep as realSleep } from '../runtime/sleep.js';
 
 type Outcome = { ok: boolean; retry: boolean };
 
@@ -89,5 +91,14 @@ describe('realSleep', () => {
     const pending = realSleep(60_000, controller.signal);
     controller.abort();
     await expect(pending).resolves.toBeUndefined();
+  });
+});
+
+describe('retryWithBackoff on a long-lived signal', () => {
+  it('leaves no abort listener behind after 1,000 retries', async () => {
+    const signal = new AbortController().signal;
+    const result = await retryWithBackoff(async (attempt) => attempt, () => true, { attempts: 1000, backoffMs: [0], signal });
+    expect(result.outcomes).toHaveLength(1000);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });

@@ -4,9 +4,9 @@
 //
 // No jitter: the callers retry one delivery each, not a fleet reconnecting at once, and a fixed
 // schedule is what a user reading the log expects to see.
-import { setTimeout as delay } from 'node:timers/promises';
+import { sleep, type Sleep } from '../runtime/sleep.js';
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type { Sleep };
 
 export type RetryOptions = {
   /** Total tries, the first included (at least 1). */
@@ -25,14 +25,6 @@ export type RetryOutcome<T> = {
   readonly outcomes: readonly T[];
 };
 
-/** Resolves after `ms`, or early (without throwing) when `signal` aborts. */
-export const realSleep: Sleep = async (ms, signal) => {
-  try {
-    await delay(ms, undefined, signal ? { signal } : undefined);
-  } catch {
-    // Aborted: the retry loop sees the signal and stops.
-  }
-};
 
 /** The pause before try number `attempt` (2 for the first retry). */
 export function backoffDelay(backoffMs: readonly number[], attempt: number): number {
@@ -46,7 +38,7 @@ export async function retryWithBackoff<T>(
   options: RetryOptions,
 ): Promise<RetryOutcome<T>> {
   const attempts = Math.max(1, Math.floor(options.attempts));
-  const sleep = options.sleep ?? realSleep;
+  const pause = options.sleep ?? sleep;
   const outcomes: T[] = [];
   for (let attempt = 1; ; attempt++) {
     const outcome = await run(attempt);
@@ -54,7 +46,7 @@ export async function retryWithBackoff<T>(
     if (attempt >= attempts || !shouldRetry(outcome) || options.signal?.aborted) {
       return { final: outcome, outcomes };
     }
-    await sleep(backoffDelay(options.backoffMs, attempt + 1), options.signal);
+    await pause(backoffDelay(options.backoffMs, attempt + 1), options.signal);
     if (options.signal?.aborted) return { final: outcome, outcomes };
   }
 }

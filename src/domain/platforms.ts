@@ -1,6 +1,5 @@
 // The chat platforms and SMS by name: config keys (`platforms.<name>`), webhook `deliver` values,
-// session sources and the `platform` metrics label. Slack and Discord are named here already
-// (routes may name them), their adapters come with the websocket platforms.
+// session sources and the `platform` metrics label. Each has its adapter under src/platforms/.
 
 export const CHAT_PLATFORMS = ['telegram', 'discord', 'slack', 'signal', 'sms'] as const;
 export type PlatformName = (typeof CHAT_PLATFORMS)[number];

@@ -43,7 +43,7 @@ export function startCuratorSchedule(deps: CuratorScheduleDeps): CuratorSchedule
     if (!loaded.ok) throw new Error(loaded.error.message);
     const oauth = await loadOAuthView(deps.paths);
     const outcome = await runCuratorReview(
-      { paths: deps.paths, env: deps.env, oauth: oauth.view, config: loaded.config, store: deps.store, routing: deps.routing, now: deps.nowMs },
+      { paths: deps.paths, env: deps.env, oauth: oauth.view, config: loaded.config, store: deps.store, routing: deps.routing, now: deps.nowMs, usageSource: 'gateway' },
       { days: SCHEDULED_DAYS, apply: false },
     );
     if (!outcome.ok) {

@@ -6,6 +6,7 @@ import { retryStoreWrite } from '../store/write-retry.js';
 import type { Env } from '../config/home.js';
 import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, deliverForgeComment, deliveryMarker, findMarkedComment, type DeliverOptions } from '../delivery/forge-comment.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
+import type { PrFindings } from '../store/pr-finding-types.js';
 import { commentTarget, type CommentTarget } from '../delivery/comment-target.js';
 import { deliverPrComment } from './deliver-pr-comment.js';
 import type { PrForges } from './pr-forges.js';
@@ -41,6 +42,8 @@ export type DeliverDeps = {
   /** The code-host clients of PR routes and GitLab events. */
   readonly forges: PrForges;
   readonly threads: PrThreads;
+  /** Findings posted on PRs and each review's plan (absent: reviews post their summary alone). */
+  readonly findings?: PrFindings;
   /**
    * Resolves once the log lines so far are in the log file. A `deliver: log` answer is its line,
    * so it is written out before the event is marked delivered: a kill -9 right after cannot lose it.
@@ -66,6 +69,15 @@ export function deliveryTargetProblem(snapshot: RouteSnapshot, event: string, pa
     if (!client.ok) return client.error;
   }
   return undefined;
+}
+
+/**
+ * The outbox origin of an event's answer. An operator's Redeliver (dashboard) puts a delivered
+ * event back with its delivery attempts kept and a new `updatedAt`, which nothing changes until
+ * the redelivery is recorded: its messages are new ones, and a crash during it still adds nothing.
+ */
+export function outboxOrigin(record: Pick<WebhookEventRecord, 'id' | 'deliveryAttempts' | 'updatedAt'>): string {
+  return record.deliveryAttempts === 0 ? `webhook:${record.id}` : `webhook:${record.id}:redelivery:${record.updatedAt}`;
 }
 
 export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
@@ -110,7 +122,7 @@ export async function deliverEvent(deps: DeliverDeps, record: WebhookEventRecord
     const target = resolvePlatformTarget(deliver, renderDeliverExtra(snapshot.snapshot.deliver_extra, payload), deps.platforms.targets);
     if (!target.ok) return failDelivery(0, target.error);
     // Enqueued under the event's id: a repeated delivery (a crash before it was recorded) adds nothing.
-    const parts = replyParts(deps.platforms.adapters.get(deliver), deliver, target, output, `webhook:${record.id}`);
+    const parts = replyParts(deps.platforms.adapters.get(deliver), deliver, target, output, outboxOrigin(record));
     await deps.platforms.store.enqueue(parts);
     deps.platforms.wake();
     deps.log.info({ ...context, deliver, chat_id: target.chatId, thread_id: target.threadId, parts: parts.length }, `webhook answer queued for ${deliver}`);
@@ -192,10 +204,12 @@ async function deliverThroughClient(
   }
   const login = await deps.forges.botLogin(target.forge, { signal });
   if (!login.ok) deps.log.warn({ ...context, reason: login.message }, "could not ask the code host for the bot's login; a marker is trusted on anyone's comment");
+  const poster = deps.forges.reviews?.(target.forge);
   const outcome = await deliverPrComment(
     {
       client: client.client,
       threads: deps.threads,
+      ...(poster?.ok && deps.findings ? { review: { poster: poster.poster, findings: deps.findings } } : {}),
       botLogin: login.ok ? login.value : undefined,
       ...(deps.retry ? { retry: deps.retry } : {}),
       // Not awaited: the record only helps a later start reap this gh if we die meanwhile.

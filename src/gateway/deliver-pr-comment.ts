@@ -13,7 +13,11 @@ import type { CallOptions, ForgeFailure, ForgeResult, PostedComment, PrForgeClie
 import { retryWithBackoff } from '../delivery/retry.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
-import { prKey, summaryMarker, type Forge } from '../webhook/pr-event.js';
+import { prEventOf, prKey, summaryMarker, type Forge } from '../webhook/pr-event.js';
+import type { PrReviewPoster } from '../delivery/pr-review-poster.js';
+import type { PrFindings } from '../store/pr-finding-types.js';
+import { parseReviewPlan, type ReviewPlan } from '../review/review-plan.js';
+import { deliverReviewFindings } from './deliver-review.js';
 
 export type PrCommentTarget = {
   readonly forge: Forge;
@@ -29,15 +33,17 @@ export type PrCommentDeps = {
   readonly retry?: DeliverOptions;
   /** Told the pid of each process that writes a comment (gh), so a later start can stop an orphan. */
   readonly onSpawn?: (pid: number) => void;
+  /** A review's findings are posted through these (absent: the summary alone). */
+  readonly review?: { readonly poster: PrReviewPoster; readonly findings: PrFindings };
 };
 
 export type PrCommentOutcome =
   | { readonly ok: true; readonly comment: PostedComment; readonly attempts: number; readonly edited: boolean; readonly foundPosted: boolean }
   | (ForgeFailure & { readonly attempts: number });
 
-export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEventRecord, target: PrCommentTarget, onDelivering: () => Promise<void>, signal: AbortSignal): Promise<PrCommentOutcome> {
-  let attempts = 0;
-  const retried = async <T>(call: () => Promise<ForgeResult<T>>): Promise<ForgeResult<T>> => {
+/** A retry loop with the delivery's backoff that counts every try into `count`. */
+function retrier(deps: PrCommentDeps, signal: AbortSignal, count: (tries: number) => void) {
+  return async <T>(call: () => Promise<ForgeResult<T>>): Promise<ForgeResult<T>> => {
     const retry = deps.retry ?? {};
     const { final, outcomes } = await retryWithBackoff(call, (result) => !result.ok && result.retryable, {
       attempts: retry.attempts ?? DEFAULT_ATTEMPTS,
@@ -45,9 +51,73 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
       ...(retry.sleep ? { sleep: retry.sleep } : {}),
       signal,
     });
-    attempts += outcomes.length;
+    count(outcomes.length);
     return final;
   };
+}
+
+/**
+ * A review (its plan kept by the run) posts its findings after the summary. With `mode: new` on
+ * GitHub, the review's body is the summary: one review, no comment beside it. Anything else is
+ * one comment, as before.
+ */
+export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEventRecord, target: PrCommentTarget, onDelivering: () => Promise<void>, signal: AbortSignal): Promise<PrCommentOutcome> {
+  const review = deps.review;
+  if (review && record.deliverAs === 'reply') {
+    const thread = await findingThreadOf(review.findings, record, target);
+    if (thread !== undefined) {
+      // An answer to a question in a finding's thread goes into that thread.
+      let attempts = 0;
+      const retried = retrier(deps, signal, (tries) => (attempts += tries));
+      await onDelivering();
+      const body = buildCommentBody(record.output ?? '', deliveryMarker(record.id));
+      const posted = await retried(() => review.poster.replyInThread(target.pr, thread, body, { signal, ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}) }));
+      return posted.ok ? { ok: true, comment: posted.value, attempts, edited: false, foundPosted: false } : { ...posted, attempts };
+    }
+  }
+  const stored = review && record.deliverAs === 'summary' ? await review.findings.plan(record.id) : undefined;
+  const plan: ReviewPlan | undefined = stored === undefined ? undefined : parseReviewPlan(stored.plan);
+  if (review === undefined || plan === undefined) return deliverComment(deps, record, target, onDelivering, signal);
+  const summaryInReview = !target.update && plan.inline.length > 0 && review.poster.postsOneReview;
+  let summary: PrCommentOutcome | undefined;
+  if (summaryInReview) await onDelivering();
+  else {
+    summary = await deliverComment(deps, record, target, onDelivering, signal);
+    if (!summary.ok) return summary;
+  }
+  let attempts = summary?.attempts ?? 0;
+  const retried = retrier(deps, signal, (tries) => (attempts += tries));
+  const count = plan.inline.length;
+  const body = summaryInReview ? (record.output ?? '') : `Iris left ${count} ${count === 1 ? 'finding' : 'findings'} on the lines below; the summary comment has the overview.`;
+  const posted = await deliverReviewFindings(
+    { poster: review.poster, findings: review.findings, botLogin: deps.botLogin, retried },
+    record,
+    { pr: target.pr, prKey: prKey({ forge: target.forge, ...target.pr }) },
+    plan,
+    body,
+    { signal, ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}) },
+  );
+  if (!posted.ok) return { ...posted, attempts };
+  return summary ? { ...summary, attempts } : { ok: true, comment: { id: `review:${record.id}` }, attempts, edited: false, foundPosted: false };
+}
+
+/** The finding thread the event's comment replied in, when it is one of Iris's findings. */
+async function findingThreadOf(findings: PrFindings, record: WebhookEventRecord, target: PrCommentTarget): Promise<{ threadId: string | null; commentId: string | null } | undefined> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(record.payload);
+  } catch {
+    return undefined;
+  }
+  const pr = typeof payload === 'object' && payload !== null ? prEventOf(record.event, payload as Record<string, unknown>) : undefined;
+  if (pr?.kind !== 'comment' || pr.comment.threadOf === undefined) return undefined;
+  const finding = await findings.byHostId(record.route, prKey({ forge: target.forge, ...target.pr }), pr.comment.threadOf);
+  return finding && { threadId: finding.threadId, commentId: finding.commentId };
+}
+
+async function deliverComment(deps: PrCommentDeps, record: WebhookEventRecord, target: PrCommentTarget, onDelivering: () => Promise<void>, signal: AbortSignal): Promise<PrCommentOutcome> {
+  let attempts = 0;
+  const retried = retrier(deps, signal, (tries) => (attempts += tries));
   const failed = (failure: ForgeFailure): PrCommentOutcome => ({ ...failure, attempts });
   const succeeded = (comment: PostedComment, how: { edited?: boolean; foundPosted?: boolean } = {}): PrCommentOutcome => ({
     ok: true,

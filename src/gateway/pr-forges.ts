@@ -7,6 +7,12 @@ import { createGithubPrClient } from '../delivery/github-pr-client.js';
 import { createGitlabPrClient, type GitlabPrClient } from '../delivery/gitlab-pr-client.js';
 import { GITLAB_DEVELOPER_ACCESS, type CallOptions, type ForgeResult, type PrForgeClient, type PrRef } from '../delivery/pr-forge.js';
 import type { Forge } from '../webhook/pr-event.js';
+import { createGithubPrReads } from '../delivery/github-pr-reads.js';
+import { createGitlabPrReads } from '../delivery/gitlab-pr-reads.js';
+import type { PrDiffReader } from '../review/diff-reader.js';
+import { createGithubPrReview } from '../delivery/github-pr-review.js';
+import { createGitlabPrReview } from '../delivery/gitlab-pr-review.js';
+import type { PrReviewPoster } from '../delivery/pr-review-poster.js';
 
 export type PrForges = {
   /** The forge's client, or why there is none (GitLab without GITLAB_TOKEN). */
@@ -17,6 +23,10 @@ export type PrForges = {
   knownLogin(forge: Forge): string | undefined;
   /** May this GitLab user command the bot (Developer access or more on the project)? */
   gitlabMayCommand(pr: PrRef, userId: number, options?: CallOptions): Promise<ForgeResult<boolean>>;
+  /** What a review reads of the forge (files, diff, the base branch's rules); absent: reviews run without. */
+  reads?(forge: Forge): { readonly ok: true; readonly reader: PrDiffReader } | { readonly ok: false; readonly error: string };
+  /** How a review's findings are posted on the forge (inline comments, threads); absent: summary only. */
+  reviews?(forge: Forge): { readonly ok: true; readonly poster: PrReviewPoster } | { readonly ok: false; readonly error: string };
 };
 
 const NO_GITLAB_TOKEN = 'GITLAB_TOKEN is not set: put a GitLab access token with the api scope in the gateway environment (.env)';
@@ -34,6 +44,10 @@ export function createPrForges(options: PrForgesOptions): PrForges {
   const token = options.env.GITLAB_TOKEN?.trim() ?? '';
   const gitlab: GitlabPrClient | undefined = token === '' ? undefined : createGitlabPrClient({ apiBase: options.gitlabApiBase, token, ...timeout });
   const logins = new Map<Forge, string>();
+  const githubReads = createGithubPrReads({ env: options.env, ...timeout });
+  const gitlabReads = token === '' ? undefined : createGitlabPrReads({ apiBase: options.gitlabApiBase, token, ...timeout });
+  const githubReview = createGithubPrReview({ env: options.env, ...timeout });
+  const gitlabReview = token === '' ? undefined : createGitlabPrReview({ apiBase: options.gitlabApiBase, token, ...timeout });
 
   const client: PrForges['client'] = (forge) => {
     if (forge === 'github') return { ok: true, client: github };
@@ -52,6 +66,14 @@ export function createPrForges(options: PrForgesOptions): PrForges {
       return login;
     },
     knownLogin: (forge) => logins.get(forge),
+    reads(forge) {
+      if (forge === 'github') return { ok: true, reader: githubReads };
+      return gitlabReads ? { ok: true, reader: gitlabReads } : { ok: false, error: NO_GITLAB_TOKEN };
+    },
+    reviews(forge) {
+      if (forge === 'github') return { ok: true, poster: githubReview };
+      return gitlabReview ? { ok: true, poster: gitlabReview } : { ok: false, error: NO_GITLAB_TOKEN };
+    },
     async gitlabMayCommand(pr, userId, callOptions) {
       if (!gitlab) return { ok: false, code: 'unauthenticated', retryable: false, message: NO_GITLAB_TOKEN };
       const level = await gitlab.accessLevel(pr, userId, callOptions);

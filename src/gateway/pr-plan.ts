@@ -12,6 +12,8 @@ import type { PrThread, PrThreads } from '../store/pr-thread-types.js';
 import type { DeliverAs } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import type { PrForges } from './pr-forges.js';
+import type { PrFindings } from '../store/pr-finding-types.js';
+import { readThreadReply } from '../review/thread-reply.js';
 
 export type PrPlan =
   /** A route that is no PR route: its run is a plain one. */
@@ -39,6 +41,8 @@ export type PrPlanDeps = {
   readonly threads: PrThreads;
   readonly forges: PrForges;
   readonly log: ListenerLog;
+  /** The findings Iris posted: a reply in one of their threads is read as feedback on it. */
+  readonly findings?: PrFindings;
 };
 
 type Context = { readonly deps: PrPlanDeps; readonly route: RouteSnapshot; readonly pr: PrEvent; readonly key: string; readonly thread: PrThread | undefined; readonly signal: AbortSignal };
@@ -86,6 +90,8 @@ async function planComment(context: Context, comment: Extract<PrEvent, { kind: '
   if (!login.ok) deps.log.warn({ route: route.name, pr: context.key, reason: login.message }, "could not ask the code host for the bot's login; its comments are known by their marker only");
   const reading = readComment(comment, login.ok ? login.value : undefined);
   if (reading.kind === 'ignore') return { kind: 'skip', reason: reading.reason };
+  const inThread = await threadReply(context, comment, reading.kind === 'command' && reading.command.kind === 'mention');
+  if (inThread !== undefined) return inThread;
   // A route without commands hears every human comment, in the PR's session.
   if (reading.kind === 'conversation') return route.commands ? { kind: 'skip', reason: 'not a command' } : run(context, { route: true }, 'reply');
   if (!route.commands) return run(context, { route: true }, 'reply');
@@ -111,6 +117,30 @@ async function planComment(context: Context, comment: Extract<PrEvent, { kind: '
     default:
       return run(context, { route: false, text: commandPrompt(command, pr, comment.author) }, command.kind === 'review' ? 'summary' : 'reply');
   }
+}
+
+/**
+ * A reply in one of Iris's finding threads: a dismissal or feedback is kept on the finding and
+ * starts no run; a question for the bot goes on as any mention (answered in that thread).
+ * Undefined when the comment is in no finding's thread, or is a question.
+ */
+async function threadReply(context: Context, comment: Extract<PrEvent, { kind: 'comment' }>['comment'], mentionsBot: boolean): Promise<PrPlan | undefined> {
+  const { deps, route } = context;
+  if (comment.threadOf === undefined || deps.findings === undefined) return undefined;
+  const finding = await deps.findings.byHostId(route.name, context.key, comment.threadOf);
+  if (finding === undefined) return undefined;
+  const meaning = readThreadReply(comment.body, mentionsBot);
+  if (meaning === 'question') return undefined;
+  // Only people who may command the bot can silence a finding (anyone can comment on a public PR).
+  const trusted = await mayCommand(context, comment);
+  if (!trusted.ok) return { kind: 'failed', reason: trusted.reason };
+  if (!trusted.value) return { kind: 'skip', reason: `a reply in the thread of the finding "${finding.title}" from a user without write access (not kept)` };
+  if (meaning === 'dismissal') {
+    await deps.findings.setState(route.name, context.key, finding.fingerprint, 'dismissed');
+    return { kind: 'skip', reason: `the finding "${finding.title}" was dismissed on this pull request` };
+  }
+  await deps.findings.setState(route.name, context.key, finding.fingerprint, 'answered');
+  return { kind: 'skip', reason: `a reply to the finding "${finding.title}", kept as feedback` };
 }
 
 async function mayCommand(context: Context, comment: Extract<PrEvent, { kind: 'comment' }>['comment']): Promise<{ ok: true; value: boolean } | { ok: false; reason: string }> {

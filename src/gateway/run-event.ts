@@ -8,6 +8,8 @@ import type { Env, HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/store.js';
 import { NoMainModelError } from '../agent/agent.js';
 import { createAgentRuntime } from '../agent/runtime.js';
+import type { McpPool } from '../agent/tools/mcp/pool.js';
+import { webhookUsageSource } from '../domain/usage-ledger.js';
 import { readSkill, skillsDir } from '../agent/tools/skills/skills.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import { checkName } from '../security/names.js';
@@ -26,6 +28,9 @@ import { finishedAnswer, withoutUnfinishedTurn } from '../agent/sessions/unfinis
 import { NOT_ABOUT_A_PR, planPrEvent, type PrPlan } from './pr-plan.js';
 import { prEventOf } from '../webhook/pr-event.js';
 import type { PrForges } from './pr-forges.js';
+import { prepareReview } from './review-inputs.js';
+import { finishReview, type TurnAnswer } from './review-answer.js';
+import { reviewPrompt } from '../review/prompt.js';
 
 export { WEBHOOK_TOOLSETS } from '../domain/toolsets.js';
 
@@ -47,6 +52,8 @@ export type RunDeps = {
   readonly platforms: PlatformTargets;
   /** The code hosts of PR routes (their comments, commits, users). */
   readonly forges: PrForges;
+  /** The gateway's MCP connections, kept across runs. */
+  readonly mcpPool?: McpPool;
 };
 
 const PLAIN: PrPlan = { kind: 'plain' };
@@ -84,7 +91,7 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
   // nothing, where finding out after the run costs a whole agent run that is then thrown away.
   const undeliverable = deliveryTargetProblem(snapshot.snapshot, record.event, payload, deps.platforms, deps.forges);
   if (undeliverable) return { kind: 'failed', reason: `not run: ${undeliverable}` };
-  const plan = isPrRoute(snapshot.snapshot) ? await planPrEvent({ threads: deps.store.prThreads, forges: deps.forges, log: deps.log }, snapshot.snapshot, record.event, payload, signal) : PLAIN;
+  const plan = isPrRoute(snapshot.snapshot) ? await planPrEvent({ threads: deps.store.prThreads, forges: deps.forges, log: deps.log, findings: deps.store.prFindings }, snapshot.snapshot, record.event, payload, signal) : PLAIN;
   if (signal.aborted) return { kind: 'interrupted' };
   switch (plan.kind) {
     case 'skip':
@@ -96,6 +103,11 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
     default:
       break;
   }
+  // A review reads the PR's diff and the base branch's rules first (no shell, no approval needed).
+  const review = await prepareReview(deps.forges, plan, snapshot.snapshot, signal);
+  if (signal.aborted) return { kind: 'interrupted' };
+  if (review.kind === 'skip') return { kind: 'skipped', reason: review.reason };
+  if (review.kind === 'failed') return { kind: 'failed', reason: review.reason };
   const loaded = await loadConfig(deps.paths);
   if (!loaded.ok) return { kind: 'failed', reason: loaded.error.message };
 
@@ -111,8 +123,11 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
     toolsets: snapshot.snapshot.toolsets ?? WEBHOOK_TOOLSETS,
     runKind: 'gateway',
     routeSandbox: snapshot.snapshot,
+    usageSource: webhookUsageSource(record.route),
+    ...(review.kind === 'ready' ? { extraTools: review.tools } : {}),
     store: deps.store,
     routing: deps.routing,
+    ...(deps.mcpPool ? { mcpPool: deps.mcpPool } : {}),
     instructions: webhookInstructions(snapshot.snapshot, record.event, skill),
     onApproval: (request, decision) =>
       deps.log.info({ ...context, command: request.command, approved: decision.approved, reason: decision.reason }, 'webhook run: approval'),
@@ -123,22 +138,29 @@ export async function runWebhookEvent(deps: RunDeps, record: WebhookEventRecord,
     // The route's skill is loaded into the prompt: a load, as load_skill's are.
     if (skill) await deps.store.skillLoads.record(skill.name, session.record.id, Date.now());
     deps.log.info({ ...context, session: session.record.id, skill: skill?.name, ...(plan.kind === 'run' ? { pr: plan.prKey } : {}) }, 'webhook run started');
-    const prompt = runPrompt(plan, webhookPrompt(snapshot.snapshot, record.event, payload));
+    const basePrompt = runPrompt(plan, webhookPrompt(snapshot.snapshot, record.event, payload));
+    const prompt = review.kind === 'ready' ? reviewPrompt(review.inputs, basePrompt) : basePrompt;
     const deliverAs = plan.kind === 'run' ? { deliverAs: plan.deliverAs } : {};
-    if (plan.kind === 'run' && record.runAttempts > 1) {
-      // A run of this event was cut off: its answer may be in the PR's session already, or half of it.
-      const answered = finishedAnswer(session.messages, prompt);
-      if (answered !== undefined) return { kind: 'done', output: answered, ...deliverAs };
-      const kept = withoutUnfinishedTurn(session.messages, prompt);
-      if (kept) {
-        await deps.store.replaceMessages(session.record.id, kept);
-        session.messages = kept;
+    const turn = async (text: string): Promise<TurnAnswer> => {
+      if (plan.kind === 'run' && record.runAttempts > 1) {
+        // A run of this event was cut off: its answer may be in the PR's session already, or half of it.
+        const answered = finishedAnswer(session.messages, text);
+        if (answered !== undefined) return { ok: true, text: answered };
+        const kept = withoutUnfinishedTurn(session.messages, text);
+        if (kept) {
+          await deps.store.replaceMessages(session.record.id, kept);
+          session.messages = kept;
+        }
       }
-    }
-    const result = await runtime.agent.runTurn(session, prompt, {}, signal);
-    if (result.stopReason === 'cancelled' || signal.aborted) return { kind: 'interrupted' };
-    if (result.stopReason === 'error') return { kind: 'failed', reason: `the model call failed: ${result.error?.message ?? 'unknown error'}` };
-    return { kind: 'done', output: result.text, ...deliverAs };
+      const result = await runtime.agent.runTurn(session, text, {}, signal);
+      if (result.stopReason === 'cancelled' || signal.aborted) return { ok: false, stop: { kind: 'interrupted' } };
+      if (result.stopReason === 'error') return { ok: false, stop: { kind: 'failed', reason: `the model call failed: ${result.error?.message ?? 'unknown error'}` } };
+      return { ok: true, text: result.text };
+    };
+    const answer = await turn(prompt);
+    if (!answer.ok) return answer.stop;
+    if (review.kind === 'ready' && plan.kind === 'run') return await finishReview(deps.store, record, plan, review.inputs, answer.text, turn);
+    return { kind: 'done', output: answer.text, ...deliverAs };
   } catch (err) {
     if (err instanceof NoMainModelError) return { kind: 'failed', reason: err.message };
     throw err;

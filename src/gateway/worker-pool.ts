@@ -5,7 +5,7 @@ import type { WebhookEventRecord, WebhookInbox } from '../store/webhook-types.js
 import type { ListenerLog } from '../webhook/listener.js';
 import type { RunOutcome } from './run-event.js';
 import { errorMessage } from '../domain/error-message.js';
-import { createClaimPump } from './claim-pump.js';
+import { createClaimPump } from '../runtime/claim-pump.js';
 import { isTransientStoreFailure, retryStoreWrite } from '../store/write-retry.js';
 
 export type WorkerPoolOptions = {
@@ -22,7 +22,9 @@ export type WorkerPoolOptions = {
   readonly claimRetry?: { readonly firstMs: number; readonly maxMs: number };
   /**
    * Also look for claimable runs this often once started (events accepted by a listener in
-   * another process); absent: only when woken.
+   * another process); absent: only when woken. Without `adoptDeliveriesEveryMs` (a store of one
+   * worker: SQLite), also look this often for finished runs put back for delivery by another
+   * process (the dashboard's Redeliver) and deliver those this pool is not already delivering.
    */
   readonly pollMs?: number;
   /**
@@ -38,11 +40,24 @@ export type WorkerPoolOptions = {
 export const MAX_RUN_ATTEMPTS = 3;
 /** A delivery that threw (a store error, a bug) is tried again this much later. */
 export const REDELIVER_AFTER_MS = 30_000;
-export { CLAIM_RETRY, claimRetryDelay } from './claim-pump.js';
+export { CLAIM_RETRY, claimRetryDelay } from '../runtime/claim-pump.js';
 
 export function createWorkerPool(options: WorkerPoolOptions) {
   const { inbox, log } = options;
   const nowMs = options.nowMs ?? Date.now;
+
+  // The events this pool is running or delivering now, or will deliver again after a failure: a
+  // look for pending deliveries leaves them alone, so no answer is delivered twice at once.
+  const held = new Set<number>();
+  const retrying = new Set<number>();
+  const holding = async (id: number, work: () => Promise<void>): Promise<void> => {
+    held.add(id);
+    try {
+      await work();
+    } finally {
+      if (!retrying.has(id)) held.delete(id);
+    }
+  };
 
   const redeliveries = new Set<NodeJS.Timeout>();
   async function deliver(record: WebhookEventRecord, signal: AbortSignal): Promise<void> {
@@ -53,14 +68,16 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       // the next start.
       log.error({ id: record.id, route: record.route, err: errorMessage(err), retry_in_ms: REDELIVER_AFTER_MS }, 'webhook delivery failed unexpectedly; it is tried again');
       if (signal.aborted) return;
+      retrying.add(record.id);
       const timer = setTimeout(() => {
         redeliveries.delete(timer);
+        retrying.delete(record.id);
         pump.track(
-          (async () => {
+          holding(record.id, async () => {
             const stored = await inbox.get(record.id).catch(() => undefined);
             if (stored && (stored.state === 'done' || stored.state === 'delivering') && !pump.signal.aborted) await deliver(stored, pump.signal);
             pump.wake();
-          })(),
+          }),
         );
       }, REDELIVER_AFTER_MS);
       timer.unref();
@@ -155,32 +172,59 @@ export function createWorkerPool(options: WorkerPoolOptions) {
   const pump = createClaimPump({
     concurrency: options.concurrency,
     claim,
-    run: process,
+    run: (record, signal) => holding(record.id, () => process(record, signal)),
     onClaimError: (err, retryInMs) => log.error({ err, retry_in_ms: retryInMs }, 'webhook inbox unavailable; claiming runs again shortly'),
     ...(options.claimRetry ? { claimRetry: options.claimRetry } : {}),
   });
 
-  const deliverAll = (pending: readonly WebhookEventRecord[]) =>
+  const deliverAll = (found: readonly WebhookEventRecord[]) => {
+    const pending = found.filter((record) => !held.has(record.id));
+    // Held at once, not as each one's turn comes: the next look must not take the later ones too.
+    for (const record of pending) held.add(record.id);
     pump.track(
       (async () => {
-        for (const record of pending) {
-          if (pump.signal.aborted) return;
-          await deliver(record, pump.signal);
+        for (const [i, record] of pending.entries()) {
+          if (pump.signal.aborted) {
+            for (const left of pending.slice(i)) held.delete(left.id);
+            return;
+          }
+          await holding(record.id, () => deliver(record, pump.signal));
           // Its PR's next event may have waited for this delivery (the claims skipped it).
           pump.wake();
         }
       })(),
     );
+    return pending.length;
+  };
 
   let adoptTimer: NodeJS.Timeout | undefined;
   const adoptDeliveries = async (): Promise<void> => {
     try {
       const orphans = await inbox.pendingDeliveries({ othersOnly: true });
       if (orphans.length === 0 || pump.signal.aborted) return;
-      log.info({ count: orphans.length }, 'delivering finished runs whose worker is gone');
-      deliverAll(orphans);
+      const count = deliverAll(orphans);
+      if (count > 0) log.info({ count }, 'delivering finished runs whose worker is gone (or put back for delivery)');
     } catch (err) {
       log.error({ err: errorMessage(err) }, 'could not look for deliveries left by a stopped worker; trying again later');
+    }
+  };
+
+  // One store, one worker (SQLite): every pending delivery this pool does not hold was put back by
+  // another process (the dashboard's Redeliver), or left by a failure nobody retries.
+  let requeuedTimer: NodeJS.Timeout | undefined;
+  let looking = false;
+  const deliverRequeued = async (): Promise<void> => {
+    if (looking || pump.signal.aborted) return;
+    looking = true;
+    try {
+      const pending = await inbox.pendingDeliveries();
+      if (pump.signal.aborted) return;
+      const count = deliverAll(pending);
+      if (count > 0) log.info({ count }, 'delivering finished runs put back for delivery');
+    } catch (err) {
+      log.error({ err: errorMessage(err) }, 'could not look for deliveries put back for delivery; trying again later');
+    } finally {
+      looking = false;
     }
   };
 
@@ -192,6 +236,10 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       deliverAll(pending);
       await pump.claimNow();
       if (options.pollMs !== undefined) pump.poll(options.pollMs);
+      if (options.pollMs !== undefined && options.adoptDeliveriesEveryMs === undefined) {
+        requeuedTimer = setInterval(() => void deliverRequeued(), options.pollMs);
+        requeuedTimer.unref();
+      }
       if (options.adoptDeliveriesEveryMs !== undefined) {
         adoptTimer = setInterval(() => void adoptDeliveries(), options.adoptDeliveriesEveryMs);
         adoptTimer.unref();
@@ -203,6 +251,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     /** Aborts the runs in flight and waits (up to `graceMs`) for them to record where they stopped. */
     stop: (graceMs: number) => {
       if (adoptTimer) clearInterval(adoptTimer);
+      if (requeuedTimer) clearInterval(requeuedTimer);
       if (delayed) clearTimeout(delayed.timer);
       delayed = undefined;
       for (const timer of redeliveries) clearTimeout(timer);

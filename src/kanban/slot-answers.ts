@@ -1,6 +1,8 @@
 // What the two kanban slots are asked, and how their answers are read. Both answers are JSON,
-// parsed strictly (exactly these keys, non-empty strings, no prose or code fence around it): a
-// half-right answer would put a half-right task on the board. Pure: the slot call is the caller's.
+// parsed strictly where it matters (every required key, non-empty strings, no prose or code fence
+// around it): a half-right answer would put a half-right task on the board. Keys the model adds
+// beyond those are ignored (DECISIONS § Side-job features: models add them). Pure: the slot call
+// is the caller's.
 import type { Parsed } from '../routing/strict-answer.js';
 import type { KanbanChild, KanbanTask } from '../store/kanban-types.js';
 
@@ -61,8 +63,6 @@ function parseObject(text: string, keys: readonly string[], what: string): Parse
   const object = value as JsonObject;
   const missing = keys.filter((key) => !Object.hasOwn(object, key));
   if (missing.length > 0) return { ok: false, error: `${what} lacks ${missing.map((k) => `"${k}"`).join(', ')}` };
-  const extra = Object.keys(object).filter((key) => !keys.includes(key));
-  if (extra.length > 0) return { ok: false, error: `${what} has unknown key${extra.length === 1 ? '' : 's'} ${extra.map((k) => `"${k}"`).join(', ')}` };
   return { ok: true, value: object };
 }
 

@@ -10,6 +10,12 @@ describe('redactText', () => {
     ['Basic dXNlcjpwYXNz', 'Basic [redacted]'],
     ['key sk-or-v1-abcdefghijklmnop end', 'key sk-[redacted] end'],
     ['token glpat-AbCdEfGhIjKlMnOpQrSt12 end', 'token [redacted] end'],
+    ['gh: ghp_16C7e42F292c6912E7710c838347Ae178B4a failed', 'gh: [redacted] failed'],
+    ['GH_TOKEN=ghs_16C7e42F292c6912E7710c838347Ae178B4a', 'GH_TOKEN=[redacted]'],
+    ['token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF end', 'token [redacted] end'],
+    ['slack xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx end', 'slack [redacted] end'],
+    ['socket xapp-1-A0123456789-1234567890123-abcdef0123456789 end', 'socket [redacted] end'],
+    ['bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1 end', 'bot [redacted] end'],
     [`jwt ${JWT} end`, 'jwt [redacted] end'],
     ['https://x/y?api_key=abc&token=def&page=2', 'https://x/y?api_key=[redacted]&token=[redacted]&page=2'],
     ['https://x/?api-key=1&apikey=2&key=3&sig=4&code=5', 'https://x/?api-key=[redacted]&apikey=[redacted]&key=[redacted]&sig=[redacted]&code=[redacted]'],
@@ -25,6 +31,9 @@ describe('redactText', () => {
     'token=abc',
     'https://x/?page=2&sort=asc',
     'a plain log line',
+    'ghp_short',
+    'the github_pat_ prefix alone',
+    'at 12:30:45 the run ended',
   ])('leaves %j alone', (text) => {
     expect(redactText(text)).toBe(text);
   });

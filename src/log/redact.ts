@@ -24,6 +24,11 @@ const TEXT_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
   [/\bsk-[A-Za-z0-9_-]{8,}/g, `sk-${REDACTED}`],
   [/\bglpat-[A-Za-z0-9_.-]{16,}/g, REDACTED], // GitLab personal access tokens
+  [/\bgh[pousr]_[A-Za-z0-9]{30,}/g, REDACTED], // GitHub tokens: personal, OAuth, user-to-server, server-to-server, refresh
+  [/\bgithub_pat_[A-Za-z0-9_]{30,}/g, REDACTED], // GitHub fine-grained personal access tokens
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, REDACTED], // Slack bot, user and legacy tokens
+  [/\bxapp-[A-Za-z0-9-]{10,}/g, REDACTED], // Slack app-level tokens (Socket Mode)
+  [/\b\d{6,12}:AA[A-Za-z0-9_-]{30,}/g, REDACTED], // Telegram bot tokens
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g, REDACTED], // JWTs
   [
     /([?&](?:api[-_]?key|key|token|access_token|refresh_token|id_token|client_secret|password|secret|sig|code)=)[^&#\s]+/gi,

@@ -1,7 +1,7 @@
 // The lifecycle the connection-holding adapters share (Telegram's poller, Slack's Socket Mode,
-// Discord's gateway): one loop at a time, started under an AbortController, a crash of the loop
-// logged and shown in the connection state (never silent), and a stop that aborts, waits for the
-// loop to end and says 'stopped'.
+// Discord's gateway, Signal's event stream): one loop at a time, started under an
+// AbortController, a crash of the loop logged and shown in the connection state (never silent),
+// and a stop that aborts, waits for the loop to end and says 'stopped'.
 import type { ConnectionState, PlatformLog } from './types.js';
 
 export type BackgroundLoop = {

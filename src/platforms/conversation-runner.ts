@@ -10,8 +10,10 @@ import type { Config } from '../config/schema.js';
 import { NoMainModelError, type AgentSession } from '../agent/agent.js';
 import { applyModelCommand, switchSessionModel } from '../agent/model-switch.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/runtime.js';
+import type { McpPool } from '../agent/tools/mcp/pool.js';
+import { platformUsageSource } from '../domain/usage-ledger.js';
 import { errorMessage } from '../domain/error-message.js';
-import { createClaimPump } from '../gateway/claim-pump.js';
+import { createClaimPump } from '../runtime/claim-pump.js';
 import type { Rotation } from '../log/rotation.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import { createAuditLog } from '../security/audit-log.js';
@@ -34,6 +36,8 @@ export type ConversationRunnerDeps = {
   readonly adapters: ReadonlyMap<PlatformName, PlatformAdapter>;
   /** Conversations answered at once. */
   readonly concurrency: number;
+  /** The gateway's MCP connections, kept across runs. */
+  readonly mcpPool?: McpPool;
   /** Reply parts were stored: the outbox has work. */
   readonly onReplies: () => void;
   /** /sethome made this chat the platform's home channel (config.yaml is written already). */
@@ -75,6 +79,8 @@ export function createConversationRunner(deps: ConversationRunnerDeps) {
       store,
       routing: deps.routing,
       runKind: 'gateway',
+      usageSource: platformUsageSource(platform),
+      ...(deps.mcpPool ? { mcpPool: deps.mcpPool } : {}),
       instructions: platformInstructions(platform),
       onApproval: (request, decision) => log.info({ platform, command: request.command, approved: decision.approved, reason: decision.reason }, 'platform run: approval'),
     });

@@ -11,12 +11,13 @@ import { rotationOf } from '../log/rotation.js';
 import type { RoutingDeps } from '../routing/call-model.js';
 import type { Store } from '../store/types.js';
 import { configId } from './config-id.js';
+import type { McpPool } from '../agent/tools/mcp/pool.js';
 import { createConversationRunner } from './conversation-runner.js';
 import { createInboundSink, type PlatformAccessSettings } from './inbound-sink.js';
 import { createOutboxDrain } from './outbox-drain.js';
-import { processIsAlive } from '../gateway/pid-file.js';
+import { processIsAlive } from '../domain/process-alive.js';
 import { WORK_POLL_MS } from '../domain/gateway-role.js';
-import { subscribeWakes } from '../gateway/wakes.js';
+import { subscribeWakes } from '../runtime/wakes.js';
 import { createPlatformAdapter, enabledPlatforms } from './registry.js';
 import { removePlatformStates, writePlatformStates } from './state-file.js';
 import type { InboundSink, PlatformAdapter, PlatformLog, PlatformName } from './types.js';
@@ -27,6 +28,8 @@ export type PlatformHostDeps = {
   readonly config: Readonly<Config>;
   readonly store: Store;
   readonly routing: RoutingDeps;
+  /** The gateway's MCP connections, kept across runs. */
+  readonly mcpPool?: McpPool;
   readonly log: PlatformLog;
   readonly nowMs?: () => number;
   /** Conversations answered at once (across platforms). */
@@ -57,7 +60,7 @@ export async function startPlatformHost(deps: PlatformHostDeps) {
   const works = deps.parts?.works ?? true;
   const drain = works ? createOutboxDrain({ store, adapters, log, nowMs, isAlive: processIsAlive, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}), ...(deps.onOutbox ? { onOutcome: deps.onOutbox } : {}) }) : undefined;
   const runner = works
-    ? createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, onReplies: () => drain?.wake(), auditRotation: rotationOf(deps.config.logging), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) })
+    ? createConversationRunner({ paths, env: deps.env, store, routing: deps.routing, log, adapters, concurrency: deps.concurrency, ...(deps.mcpPool ? { mcpPool: deps.mcpPool } : {}), onReplies: () => drain?.wake(), auditRotation: rotationOf(deps.config.logging), ...(deps.onHomeChannel ? { onHomeChannel: deps.onHomeChannel } : {}) })
     : undefined;
   const settings = (platform: PlatformName): PlatformAccessSettings => {
     type Section = { extra: { allowed_users: ReadonlyArray<string | number>; owners?: ReadonlyArray<string | number>; allow_all_users: boolean; group_sessions_per_user: boolean } };

@@ -17,6 +17,16 @@ const stateSchema = z.object({
 
 export type PlatformStates = z.output<typeof stateSchema>;
 
+export type PlatformConnection = {
+  readonly name: string;
+  readonly connected: boolean;
+  /** The gateway's own words ("polling", "reconnecting: 401 Unauthorized"…), or why there are none. */
+  readonly detail: string;
+  /** ISO time of the last change; null when the running gateway never reported this platform. */
+  readonly since: string | null;
+};
+
+
 export function platformStatePath(paths: Pick<HomePaths, 'dir'>): string {
   return join(paths.dir, PLATFORM_STATE_FILE);
 }

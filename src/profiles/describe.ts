@@ -9,6 +9,7 @@ import { setScalarIn } from '../config/yaml-document.js';
 import { listSkills, skillsDir } from '../agent/tools/skills/skills.js';
 import { rotationOf } from '../log/rotation.js';
 import { callCounted } from '../agent/slot-usage.js';
+import type { UsageSource } from '../domain/usage-ledger.js';
 import { snapshotRoutes } from '../routing/call-model.js';
 import { createRoutingDeps } from '../routing/runtime.js';
 import { openStoreAt, storeTarget, type StoreTarget } from '../store/open-store.js';
@@ -24,6 +25,9 @@ import { stat } from 'node:fs/promises';
 const RECENT_TITLES = 20;
 const MAX_OUTPUT_TOKENS = 400;
 
+
+/** The top-level key beside `description` saying the profile_describer wrote it (a person's edit removes it). */
+export const DESCRIPTION_GENERATED_KEY = 'description_generated';
 export type DescribeFailure = 'bad_name' | 'not_found' | 'config' | 'model_failed' | 'malformed' | 'io_error';
 
 export type DescribeOutcome =
@@ -44,7 +48,8 @@ async function recentTitles(target: StoreTarget): Promise<string[]> {
   }
 }
 
-export async function describeProfile(baseDir: string, name: string, processEnv: Env): Promise<DescribeOutcome> {
+/** `usageSource`: whose run asked (`cli` for iris profile describe, `dashboard` for its button). */
+export async function describeProfile(baseDir: string, name: string, processEnv: Env, usageSource: UsageSource): Promise<DescribeOutcome> {
   // Before any path: this reads a home's .env and config.yaml, calls a model with its keys and
   // writes to it, so a name from a request (the dashboard) must not point at another folder.
   const checked = checkName('profile', name);
@@ -79,11 +84,15 @@ export async function describeProfile(baseDir: string, name: string, processEnv:
   const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [{ role: 'user', content: prompt }];
   // One retry: a blank answer is sent back once with a request to fix it.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await callCounted('profile_describer', { system: DESCRIBE_SYSTEM, messages, maxOutputTokens: MAX_OUTPUT_TOKENS }, routes, routing, record);
+    const result = await callCounted('profile_describer', { system: DESCRIBE_SYSTEM, messages, maxOutputTokens: MAX_OUTPUT_TOKENS }, routes, routing, { source: usageSource, record });
     if (!result.ok) return { ok: false, code: 'model_failed', message: `profile_describer: ${result.error.message}` };
     const parsed = parseDescription(result.text);
     if (parsed.ok) {
-      const stored = await updateConfig(paths, (doc) => setScalarIn(doc, ['description'], parsed.description));
+      // Marked as the model's words until a person edits it (the dashboard's Profiles page shows it).
+      const stored = await updateConfig(paths, (doc) => {
+        const set = setScalarIn(doc, ['description'], parsed.description);
+        return set.ok ? setScalarIn(doc, [DESCRIPTION_GENERATED_KEY], true) : set;
+      });
       if (!stored.ok) return { ok: false, code: 'io_error', message: stored.error.message };
       const served = result.report.served;
       return { ok: true, profile: name, description: parsed.description, provider: served?.provider ?? '', model: served?.model ?? '' };

@@ -10,6 +10,7 @@ import { timeoutsFromConfig } from '../providers/timeouts.js';
 import { collectStream, type Completion } from '../providers/wire/model-client.js';
 import type { ModelError, ModelRequest, StreamEvent } from '../providers/wire/types.js';
 import { decideOnFailure } from './failure-policy.js';
+import { sleep as pause } from '../runtime/sleep.js';
 import { resolveCandidates, SLOT_IDS, type Candidate, type Resolution, type SlotId } from './resolve.js';
 
 /** What routing writes to agent.log; pino's logger fits. */
@@ -58,15 +59,6 @@ export type TaskReport = {
 };
 
 export type TaskRequest = Omit<ModelRequest, 'model'>;
-
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 
 const name = (c: Pick<Candidate, 'provider' | 'model'>) => `${c.provider} · ${c.model}`;
 
@@ -145,7 +137,7 @@ async function* routeTask(
       deps.log.warn({ task: slot, ...(warning.missing ? { missing: warning.missing } : {}) }, warning.message);
     }
   }
-  const sleep = deps.sleep ?? defaultSleep;
+  const sleep = deps.sleep ?? pause;
   const attempts: Attempt[] = [];
   let firstError: ModelError | undefined;
   let previous: Candidate | undefined;

@@ -32,8 +32,9 @@ export function buildRankingFix(error: string): string {
   return `That answer could not be used: ${error}. Answer again with only {"results":[{"name","reason"}]}, using names from the list exactly as written.`;
 }
 
-const answerSchema = z.strictObject({
-  results: z.array(z.strictObject({ name: z.string(), reason: z.string() })),
+// Keys the model adds are dropped (DECISIONS: ignored); the required ones and their types are checked.
+const answerSchema = z.object({
+  results: z.array(z.object({ name: z.string(), reason: z.string() })),
 });
 
 export function parseRanking(text: string, candidates: ReadonlySet<string>): Parsed<readonly Ranked[]> {
@@ -44,7 +45,11 @@ export function parseRanking(text: string, candidates: ReadonlySet<string>): Par
     return { ok: false, error: 'it is not JSON' };
   }
   const answer = answerSchema.safeParse(raw);
-  if (!answer.success) return { ok: false, error: 'it is not {"results":[{"name","reason"}]} (both strings, no other keys)' };
+  if (!answer.success) {
+    const issue = answer.error.issues[0];
+    const at = issue && issue.path.length > 0 ? ` (${issue.path.join('.')} is missing or of the wrong type)` : '';
+    return { ok: false, error: `it is not {"results":[{"name","reason"}]}, both strings${at}` };
+  }
   const results = answer.data.results;
   const unknown = results.filter((r) => !candidates.has(r.name)).map((r) => JSON.stringify(r.name));
   if (unknown.length > 0) return { ok: false, error: `${unknown.slice(0, 5).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the list` };

@@ -75,12 +75,14 @@ describe('parseRanking', () => {
     expect(parseRanking('{"results":[]}', known)).toEqual({ ok: true, value: [] });
   });
 
+  it('ignores keys the model adds, at the top and in a result', () => {
+    expect(parseRanking('{"results":[{"name":"a","reason":"r","score":1}],"note":"x"}', known)).toEqual({ ok: true, value: [{ name: 'a', reason: 'r' }] });
+  });
+
   it.each([
     ['```json\n{"results":[]}\n```', 'it is not JSON'],
-    ['[{"name":"a","reason":"r"}]', 'it is not {"results":[{"name","reason"}]} (both strings, no other keys)'],
-    ['{"results":[{"name":"a"}]}', 'it is not {"results":[{"name","reason"}]} (both strings, no other keys)'],
-    ['{"results":[{"name":"a","reason":"r","score":1}]}', 'it is not {"results":[{"name","reason"}]} (both strings, no other keys)'],
-    ['{"results":[],"note":"x"}', 'it is not {"results":[{"name","reason"}]} (both strings, no other keys)'],
+    ['[{"name":"a","reason":"r"}]', 'it is not {"results":[{"name","reason"}]}, both strings'],
+    ['{"results":[{"name":"a"}]}', 'it is not {"results":[{"name","reason"}]}, both strings (results.0.reason is missing or of the wrong type)'],
     ['{"results":[{"name":"c","reason":"r"}]}', '"c" is not in the list'],
     ['{"results":[{"name":"a","reason":"r"},{"name":"a","reason":"r"}]}', '"a" is listed twice'],
     ['{"results":[{"name":"a","reason":" "}]}', '"a" has an empty reason'],

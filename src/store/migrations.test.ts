@@ -44,10 +44,24 @@ describe('migrations', () => {
 
   it('reject a negative token count or cost at the database too', () => {
     migrate(db, 'state.db', 5);
-    const insert = db.prepare('INSERT INTO usage (at, provider, model, task, input_tokens, output_tokens, cached_tokens, cost_usd) VALUES (1, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare("INSERT INTO usage (at, source, provider, model, task, input_tokens, output_tokens, cached_tokens, cache_write_tokens, cost_usd) VALUES (1, 'cli', ?, ?, ?, ?, ?, ?, 0, ?)");
     expect(() => insert.run('p', 'm', 't', -1, 0, 0, null)).toThrow('CHECK constraint failed');
     expect(() => insert.run('p', 'm', 't', 0, 0, 0, -0.1)).toThrow('CHECK constraint failed');
     expect(() => insert.run('p', 'm', 't', 'many', 0, 0, null)).toThrow('cannot store TEXT value in INTEGER column usage.input_tokens');
+  });
+
+  it('index every foreign key a delete walks (a session delete never scans a whole table)', () => {
+    migrate(db, 'state.db', 5);
+    const tables = db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
+    const unindexed: string[] = [];
+    for (const table of tables) {
+      const keys = db.pragma(`foreign_key_list(${table})`) as Array<{ from: string; table: string }>;
+      const leading = (db.pragma(`index_list(${table})`) as Array<{ name: string }>).map(
+        (index) => (db.pragma(`index_info(${index.name})`) as Array<{ seqno: number; name: string }>).find((column) => column.seqno === 0)?.name,
+      );
+      for (const key of keys) if (!leading.includes(key.from)) unindexed.push(`${table}.${key.from} → ${key.table}`);
+    }
+    expect(unindexed).toEqual([]);
   });
 
   it('keep skill loads after their session is deleted (unlinked)', () => {

@@ -4,6 +4,9 @@
 // by a newer Iris: it is refused before anything is written to it.
 import type { Database } from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { SQLITE_USAGE_LEDGER } from './usage-migration.js';
+import { SQLITE_PR_FINDINGS } from './pr-findings-schema.js';
+import { SQLITE_RETENTION } from './retention-schema.js';
 
 export type Migration = {
   readonly version: number;
@@ -258,6 +261,9 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  SQLITE_USAGE_LEDGER,
+  SQLITE_PR_FINDINGS,
+  SQLITE_RETENTION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -109,7 +109,7 @@ describe('sessions', () => {
     const busy = await newSession({ id: 'busy' });
     await store.appendMessages(idle.id, CONVERSATION);
     await store.updateSession(busy.id, { status: 'running' });
-    await store.recordUsage({ sessionId: idle.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 });
+    await store.recordUsage({ sessionId: idle.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: 0.5 });
     expect(await store.deleteSessions([busy.id, idle.id, 'never-was'])).toEqual([idle.id]);
     expect(await store.getSession(idle.id)).toBeUndefined();
     expect(await store.getSession(busy.id)).toMatchObject({ status: 'running' });
@@ -210,13 +210,13 @@ describe('messages', () => {
     });
   });
 
-  it('deleting a session deletes its messages and keeps its usage without the link', async () => {
+  it('deleting a session deletes its messages and keeps its usage exactly as it was', async () => {
     const session = await newSession();
     await store.appendMessages(session.id, CONVERSATION);
-    await store.recordUsage({ sessionId: session.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0.5 });
+    await store.recordUsage({ sessionId: session.id, at: 1, provider: 'openai', model: 'gpt-5', task: 'main', inputTokens: 10, outputTokens: 2, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: 0.5 });
     await stores.sql('DELETE FROM sessions WHERE id = ?', [session.id]);
     expect(await stores.sql('SELECT count(*) AS n FROM messages')).toEqual([{ n: 0 }]);
-    expect(await stores.sql('SELECT session_id, input_tokens FROM usage')).toEqual([{ session_id: null, input_tokens: 10 }]);
+    expect(await stores.sql('SELECT session_id, input_tokens FROM usage')).toEqual([{ session_id: session.id, input_tokens: 10 }]);
     expect(await store.loadMessages(session.id)).toEqual([]);
   });
 });

@@ -54,3 +54,22 @@ export function parseSince(text: string, now: number): Since {
   if (since > now) return { ok: false, message: `--since ${JSON.stringify(text)} is in the future` };
   return { ok: true, since };
 }
+
+export type Until = { readonly ok: true; readonly until: number } | { readonly ok: false; readonly message: string };
+
+/**
+ * The end of a usage window (`--until`, exclusive), read as --since is: a span back from now
+ * (`7d`: until a week ago) or a date and time; unlike --since it may be in the future (a range
+ * that ends tomorrow at midnight).
+ */
+export function parseUntil(text: string, now: number): Until {
+  const trimmed = text.trim();
+  const span = parseDuration(trimmed);
+  if (span.ok) return { ok: true, until: now - span.ms };
+  const date = DATE_TIME.exec(trimmed);
+  const until = date ? parseDate(trimmed, date) : undefined;
+  if (until === undefined) {
+    return { ok: false, message: `--until ${JSON.stringify(text)} is not valid (use a span such as 30m, 24h, 7d or 2w, or a date such as 2026-11-01)` };
+  }
+  return { ok: true, until };
+}

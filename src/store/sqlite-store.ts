@@ -24,13 +24,16 @@ import { decodeMessage, encodeMessage } from './message-codec.js';
 import { migrate, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { createPrivateFile, narrowToPrivate } from './private-file.js';
 import { listSessions, newSessionRecord, toRecord, type SessionRow } from './session-queries.js';
-import type { NewSession, SessionPatch, Store, UsageRecord } from './types.js';
-import { summarizeUsage, usageProblem } from './usage-queries.js';
+import type { NewSession, SessionPatch, Store } from './types.js';
+import { createSqliteUsage } from './usage-queries.js';
+import { createSqliteRetention } from './retention.js';
 import { createSqliteWebhookInbox } from './webhook-inbox.js';
 import { createSqliteKanbanBoard } from './kanban-board.js';
 import { createSqliteSkillLoads } from './skill-loads.js';
 import { createSqlitePlatformStore } from './platform-state.js';
 import { createSqlitePrThreads } from './pr-threads.js';
+import { createSqlitePrFindings } from './pr-findings.js';
+import { createSqliteSessionBrowser } from './session-browser.js';
 
 export type SqliteStoreOptions = {
   /** How long a write waits for another process's lock before failing with 'busy'. */
@@ -143,7 +146,7 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     ),
     getSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?'),
     touchSession: db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?'),
-    // Messages go with it (ON DELETE CASCADE); usage stays, unlinked (ON DELETE SET NULL).
+    // Messages go with it (ON DELETE CASCADE); usage stays as it was (no foreign key: usage-migration.ts).
     deleteIdleSession: db.prepare<[string]>("DELETE FROM sessions WHERE id = ? AND status <> 'running'"),
     lastSeq: db.prepare<[string], { seq: number | null }>('SELECT max(seq) AS seq FROM messages WHERE session_id = ?'),
     insertMessage: db.prepare<[string, number, string, string, number]>(
@@ -152,10 +155,6 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     deleteMessages: db.prepare<[string]>('DELETE FROM messages WHERE session_id = ?'),
     loadMessages: db.prepare<[string], { seq: number; content: string }>(
       'SELECT seq, content FROM messages WHERE session_id = ? ORDER BY seq',
-    ),
-    insertUsage: db.prepare(
-      `INSERT INTO usage (session_id, at, provider, model, task, input_tokens, output_tokens, cached_tokens, cost_usd)
-       VALUES (@sessionId, @at, @provider, @model, @task, @inputTokens, @outputTokens, @cachedTokens, @costUsd)`,
     ),
   };
 
@@ -264,14 +263,7 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
         }),
       ),
 
-    recordUsage: (record: UsageRecord) =>
-      guarded(() => {
-        const problem = usageProblem(record);
-        if (problem) throw new StoreError('invalid', `${path}: usage cannot be stored: ${problem}`);
-        statements.insertUsage.run({ ...record });
-      }),
-
-    usageSummary: (options) => guarded(() => summarizeUsage(db, options)),
+    ...createSqliteUsage(db, guarded, path),
 
     webhooks: createSqliteWebhookInbox(db, now, guarded, (err) => toStoreError(err, path), threads && ((event, dedupSince) => threads.writer.accept(event, dedupSince))),
 
@@ -279,6 +271,9 @@ function createSqliteStore(db: Db, path: string, now: () => number, threads?: Se
     skillLoads: createSqliteSkillLoads(db, guarded, (message) => new StoreError('invalid', `${path}: ${message}`)),
     platforms: createSqlitePlatformStore(db, now, guarded),
     prThreads: createSqlitePrThreads(db, now, guarded),
+    prFindings: createSqlitePrFindings(db, now, guarded),
+    sessionBrowser: createSqliteSessionBrowser(db, guarded, (reason) => new StoreError('corrupt', `${path}: ${reason}`)),
+    retention: createSqliteRetention(db, guarded),
 
     close: async () => {
       await threads?.writer.stop();

@@ -3,9 +3,13 @@
 // embedded default; PostgreSQL (pg/pg-store.ts) sits behind the same interface for several
 // processes on several hosts, so every method is async.
 import type { Message } from '../domain/messages.js';
+import type { RetentionCounts, RetentionCutoffs } from '../domain/retention.js';
+import type { UsageGroupBy, UsageSource } from '../domain/usage-ledger.js';
 import type { KanbanBoard } from './kanban-types.js';
 import type { PrThreads } from './pr-thread-types.js';
+import type { PrFindings } from './pr-finding-types.js';
 import type { PlatformStore } from './platform-types.js';
+import type { SessionBrowser } from './session-browser.js';
 import type { WebhookInbox } from './webhook-types.js';
 
 export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'failed';
@@ -47,7 +51,10 @@ export type SessionQuery = {
 };
 
 export type UsageRecord = {
+  /** The session the call served; it may have been deleted since (usage outlives its session). */
   readonly sessionId: string | null;
+  /** Whose run the call served (`cli`, `dashboard`, `webhook:<route>`, `platform:<name>`, `gateway`). */
+  readonly source: UsageSource;
   /** Epoch milliseconds. */
   readonly at: number;
   readonly provider: string;
@@ -56,15 +63,21 @@ export type UsageRecord = {
   readonly task: string;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens read from the prompt cache (part of inputTokens). */
   readonly cachedTokens: number;
+  /** Input tokens written to the prompt cache (part of inputTokens; Anthropic's cache_creation_input_tokens). */
+  readonly cacheWriteTokens: number;
   /** USD; null when the model's price is unknown (never 0 by default). */
   readonly costUsd: number | null;
 };
 
-export type UsageGroupBy = 'model' | 'task';
+export type { UsageGroupBy };
+
+/** Calls at or after `since` and before `until` (epoch milliseconds), grouped `by`. */
+export type UsageQuery = { readonly since?: number; readonly until?: number; readonly by: UsageGroupBy };
 
 export type UsageRow = {
-  /** `provider · model` when grouped by model, the task id when grouped by task. */
+  /** `provider · model` by model, the task id by task, the UTC day (`2026-11-28`) by day, the source by source. */
   readonly key: string;
   readonly provider?: string;
   readonly model?: string;
@@ -72,11 +85,12 @@ export type UsageRow = {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly cachedTokens: number;
+  readonly cacheWriteTokens: number;
   /** Sum of known costs; null when no call of the group had a known price. */
   readonly costUsd: number | null;
   /** Calls whose price was unknown (their cost is not in costUsd). */
   readonly unpricedCalls: number;
-  /** By model: the tasks it served; by task: the models that served it. */
+  /** By model: the tasks it served; by task, day or source: the models that served it. */
   readonly served: readonly string[];
 };
 
@@ -123,6 +137,20 @@ export interface SharedRateLimiter {
   refund(key: string): Promise<void>;
 }
 
+/**
+ * What the store keeps (DECISIONS "Retention"; the cut-offs come from domain/retention.ts). Both
+ * methods leave curator reports (files, not the store's) at 0.
+ */
+export interface StoreRetention {
+  /** What prune would remove now, without removing anything. */
+  plan(cutoffs: RetentionCutoffs): Promise<RetentionCounts>;
+  /**
+   * Deletes old sessions (their messages with them; never a running one) and skill loads, and
+   * folds old usage detail rows into per-day totals, in short batches.
+   */
+  prune(cutoffs: RetentionCutoffs): Promise<RetentionCounts>;
+}
+
 export interface Store {
   /** Which database: `sqlite` (one host) or `postgres` (shared by many processes). */
   readonly backend: 'sqlite' | 'postgres';
@@ -134,7 +162,7 @@ export interface Store {
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord | undefined>;
   /**
    * Deletes these sessions with their messages, in one transaction, except any that is running
-   * (checked inside the transaction); their usage stays, unlinked. Returns the ids deleted.
+   * (checked inside the transaction); their usage stays as it was. Returns the ids deleted.
    */
   deleteSessions(ids: readonly string[]): Promise<string[]>;
   /** Appends in order, in one transaction. */
@@ -143,7 +171,8 @@ export interface Store {
   replaceMessages(sessionId: string, messages: readonly Message[]): Promise<void>;
   loadMessages(sessionId: string): Promise<Message[]>;
   recordUsage(record: UsageRecord): Promise<void>;
-  usageSummary(options: { readonly since?: number; readonly by: UsageGroupBy }): Promise<UsageRow[]>;
+  /** By model, task or source: costliest first; by day: oldest first. */
+  usageSummary(options: UsageQuery): Promise<UsageRow[]>;
   /** The gateway's durable inbox and dedup records. */
   readonly webhooks: WebhookInbox;
   /** The kanban board (kanban-types.ts). */
@@ -153,6 +182,12 @@ export interface Store {
   readonly platforms: PlatformStore;
   /** Pull-request reviews: each PR's session, last reviewed head and summary comment (pr-thread-types.ts). */
   readonly prThreads: PrThreads;
+  /** Pull-request reviews: the findings posted on each PR and each review's plan (pr-finding-types.ts). */
+  readonly prFindings: PrFindings;
+  /** The Sessions page's reads: search, message times, a session's model calls (session-browser.ts). */
+  readonly sessionBrowser: SessionBrowser;
+  /** Pruning what grows: old sessions, skill loads, usage detail (retention.ts). */
+  readonly retention: StoreRetention;
   /** Cross-process wakes (PostgreSQL only). */
   readonly wakeups?: StoreWakeups;
   /** The rate limit shared by all listeners (PostgreSQL only). */

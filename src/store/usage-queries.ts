@@ -1,91 +1,39 @@
-// Usage on SQLite: checking a record before it is written, and the grouped summary that
-// `iris usage` and the dashboard show. An unknown price stays NULL: it is counted as an unpriced
-// call, never summed as 0.
+// Usage on SQLite: recording a call and the grouped summary that `iris usage` and the dashboard
+// show (the query and the rules are usage-summary.ts's, shared with PostgreSQL).
 import type { Database } from 'better-sqlite3';
-import type { UsageGroupBy, UsageRecord, UsageRow } from './types.js';
+import { StoreError } from './errors.js';
+import type { Store, UsageQuery, UsageRow } from './types.js';
+import { sortUsageRows, toUsageRow, usageProblem, usageSummaryParams, usageSummarySql, type SummaryRow, type UsageDialect } from './usage-summary.js';
 
-/** Why the record cannot be stored, or undefined when it can. */
-export function usageProblem(record: UsageRecord): string | undefined {
-  for (const key of ['inputTokens', 'outputTokens', 'cachedTokens'] as const) {
-    const value = record[key];
-    if (!Number.isSafeInteger(value) || value < 0) return `${key} must be a whole number >= 0 (got ${String(value)})`;
-  }
-  if (!Number.isSafeInteger(record.at)) return `at must be epoch milliseconds (got ${String(record.at)})`;
-  // SQLite would store NaN as NULL, turning a broken cost into an "unknown" one.
-  if (record.costUsd !== null && !(Number.isFinite(record.costUsd) && record.costUsd >= 0)) {
-    return `costUsd must be null or a number >= 0 (got ${String(record.costUsd)})`;
-  }
-  for (const key of ['provider', 'model', 'task'] as const) {
-    if (typeof record[key] !== 'string' || record[key] === '') return `${key} must be a non-empty string`;
-  }
-  return undefined;
-}
-
-export const MODEL_SEPARATOR = ' · ';
-
-type SummaryRow = {
-  provider: string | null;
-  model: string | null;
-  task: string | null;
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  cost_usd: number | null;
-  unpriced_calls: number;
-  served: string;
+const SQLITE_DIALECT: UsageDialect = {
+  unpriced: 'sum(coalesce(unpriced_calls, cost_usd IS NULL))',
+  distinct: (expression) => `json_group_array(DISTINCT ${expression})`,
 };
 
-// SUM over only NULLs is NULL: exactly "no call of the group had a known price".
-const AGGREGATES = `
-  COUNT(*) AS calls,
-  SUM(input_tokens) AS input_tokens,
-  SUM(output_tokens) AS output_tokens,
-  SUM(cached_tokens) AS cached_tokens,
-  SUM(cost_usd) AS cost_usd,
-  SUM(cost_usd IS NULL) AS unpriced_calls`;
+type SqliteSummaryRow = Omit<SummaryRow, 'served'> & { served: string };
 
-function summarySql(by: UsageGroupBy, since: number | undefined): string {
-  const where = since === undefined ? '' : 'WHERE at >= @since';
-  return by === 'model'
-    ? `SELECT provider, model, NULL AS task, ${AGGREGATES}, json_group_array(DISTINCT task) AS served
-       FROM usage ${where} GROUP BY provider, model`
-    : `SELECT NULL AS provider, NULL AS model, task, ${AGGREGATES},
-         json_group_array(DISTINCT provider || '${MODEL_SEPARATOR}' || model) AS served
-       FROM usage ${where} GROUP BY task`;
+export function summarizeUsage(db: Database, query: UsageQuery): UsageRow[] {
+  const rows = db.prepare<[Record<string, number>], SqliteSummaryRow>(usageSummarySql(query, SQLITE_DIALECT)).all(usageSummaryParams(query));
+  return sortUsageRows(
+    query.by,
+    rows.map((row) => toUsageRow(query.by, { ...row, served: JSON.parse(row.served) as string[] })),
+  );
 }
 
-/** Cost descending (a group with no known cost last), then calls descending, then key. */
-export function compareUsageRows(a: UsageRow, b: UsageRow): number {
-  const costA = a.costUsd ?? -1;
-  const costB = b.costUsd ?? -1;
-  if (costA !== costB) return costB - costA;
-  if (a.calls !== b.calls) return b.calls - a.calls;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-function toUsageRow(row: SummaryRow): UsageRow {
-  const served = (JSON.parse(row.served) as string[]).sort();
-  const sums = {
-    calls: row.calls,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    cachedTokens: row.cached_tokens,
-    costUsd: row.cost_usd,
-    unpricedCalls: row.unpriced_calls,
-    served,
+/** The store's usage methods on SQLite; `guarded` turns a driver failure into a StoreError naming the file. */
+export function createSqliteUsage(db: Database, guarded: <T>(work: () => T) => Promise<T>, path: string): Pick<Store, 'recordUsage' | 'usageSummary'> {
+  const insert = db.prepare(
+    `INSERT INTO usage (session_id, source, at, provider, model, task, input_tokens, output_tokens, cached_tokens, cache_write_tokens, cost_usd)
+     VALUES (@sessionId, @source, @at, @provider, @model, @task, @inputTokens, @outputTokens, @cachedTokens, @cacheWriteTokens, @costUsd)`,
+  );
+  return {
+    recordUsage: (record) =>
+      guarded(() => {
+        const problem = usageProblem(record);
+        if (problem) throw new StoreError('invalid', `${path}: usage cannot be stored: ${problem}`);
+        const { sessionId, source, at, provider, model, task, inputTokens, outputTokens, cachedTokens, cacheWriteTokens, costUsd } = record;
+        insert.run({ sessionId, source, at, provider, model, task, inputTokens, outputTokens, cachedTokens, cacheWriteTokens, costUsd });
+      }),
+    usageSummary: (query) => guarded(() => summarizeUsage(db, query)),
   };
-  if (row.task !== null) return { key: row.task, ...sums };
-  const provider = row.provider ?? '';
-  const model = row.model ?? '';
-  return { key: `${provider}${MODEL_SEPARATOR}${model}`, provider, model, ...sums };
-}
-
-export function summarizeUsage(db: Database, options: { readonly since?: number; readonly by: UsageGroupBy }): UsageRow[] {
-  const sql = summarySql(options.by, options.since);
-  const rows =
-    options.since === undefined
-      ? db.prepare<[], SummaryRow>(sql).all()
-      : db.prepare<[{ since: number }], SummaryRow>(sql).all({ since: options.since });
-  return rows.map(toUsageRow).sort(compareUsageRows);
 }

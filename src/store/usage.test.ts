@@ -2,20 +2,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { STORE_BACKENDS, useStores } from '../../test/helpers/store-backends.js';
 import type { Store, UsageRecord, UsageRow } from './types.js';
-import { compareUsageRows } from './usage-queries.js';
-
-/** What each database says when a usage row names no stored session. */
-const UNKNOWN_SESSION_DETAIL = {
-  sqlite: 'FOREIGN KEY constraint failed',
-  postgres: 'insert or update on table "usage" violates foreign key constraint "usage_session_id_fkey"',
-} as const;
+import { compareUsageRows } from './usage-summary.js';
 
 const call = (fields: Partial<UsageRecord> & Pick<UsageRecord, 'provider' | 'model' | 'task'>): UsageRecord => ({
   sessionId: null,
+  source: 'cli',
   at: 1_000,
   inputTokens: 100,
   outputTokens: 10,
   cachedTokens: 0,
+  cacheWriteTokens: 0,
   costUsd: null,
   ...fields,
 });
@@ -60,6 +56,7 @@ describe('usageSummary', () => {
         inputTokens: 3500,
         outputTokens: 550,
         cachedTokens: 1800,
+        cacheWriteTokens: 0,
         costUsd: 0.75,
         unpricedCalls: 1,
         served: ['main', 'vision'],
@@ -72,6 +69,7 @@ describe('usageSummary', () => {
         inputTokens: 300,
         outputTokens: 12,
         cachedTokens: 0,
+        cacheWriteTokens: 0,
         costUsd: 0.125,
         unpricedCalls: 0,
         served: ['title_generation'],
@@ -84,6 +82,7 @@ describe('usageSummary', () => {
         inputTokens: 4100,
         outputTokens: 410,
         cachedTokens: 0,
+        cacheWriteTokens: 0,
         costUsd: null,
         unpricedCalls: 2,
         served: ['compression', 'main'],
@@ -100,13 +99,14 @@ describe('usageSummary', () => {
         inputTokens: 3100,
         outputTokens: 510,
         cachedTokens: 1800,
+        cacheWriteTokens: 0,
         costUsd: 0.75,
         unpricedCalls: 1,
         served: ['anthropic · claude-sonnet-4-5', 'custom · llama-3.3-70b'],
       },
-      { key: 'title_generation', calls: 1, inputTokens: 300, outputTokens: 12, cachedTokens: 0, costUsd: 0.125, unpricedCalls: 0, served: ['openai · gpt-5-mini'] },
-      { key: 'compression', calls: 1, inputTokens: 4000, outputTokens: 400, cachedTokens: 0, costUsd: null, unpricedCalls: 1, served: ['custom · llama-3.3-70b'] },
-      { key: 'vision', calls: 1, inputTokens: 500, outputTokens: 50, cachedTokens: 0, costUsd: null, unpricedCalls: 1, served: ['anthropic · claude-sonnet-4-5'] },
+      { key: 'title_generation', calls: 1, inputTokens: 300, outputTokens: 12, cachedTokens: 0, cacheWriteTokens: 0, costUsd: 0.125, unpricedCalls: 0, served: ['openai · gpt-5-mini'] },
+      { key: 'compression', calls: 1, inputTokens: 4000, outputTokens: 400, cachedTokens: 0, cacheWriteTokens: 0, costUsd: null, unpricedCalls: 1, served: ['custom · llama-3.3-70b'] },
+      { key: 'vision', calls: 1, inputTokens: 500, outputTokens: 50, cachedTokens: 0, cacheWriteTokens: 0, costUsd: null, unpricedCalls: 1, served: ['anthropic · claude-sonnet-4-5'] },
     ]);
   });
 
@@ -121,14 +121,49 @@ describe('usageSummary', () => {
     expect(await store.usageSummary({ by: 'task', since: 6_001 })).toEqual([]);
   });
 
-  it('keeps usage whose session is given, and refuses an unknown session', async () => {
+  it('records usage of a session deleted meanwhile: a call that ends after the delete still counts', async () => {
     const session = await store.createSession({ source: 'cli', provider: 'openai', model: 'gpt-5-mini' });
     await store.recordUsage(call({ sessionId: session.id, provider: 'openai', model: 'gpt-5-mini', task: 'main', costUsd: 0 }));
-    expect(await store.usageSummary({ by: 'model' })).toMatchObject([{ key: 'openai · gpt-5-mini', calls: 1, costUsd: 0, unpricedCalls: 0 }]);
-    await expect(store.recordUsage(call({ sessionId: 's_gone', provider: 'openai', model: 'gpt-5', task: 'main' }))).rejects.toMatchObject({
-      code: 'not_found',
-      message: `${path}: no such session (${UNKNOWN_SESSION_DETAIL[backend.name]})`,
-    });
+    expect(await store.deleteSessions([session.id])).toEqual([session.id]);
+    await store.recordUsage(call({ sessionId: session.id, provider: 'openai', model: 'gpt-5-mini', task: 'title_generation', costUsd: 0.125 }));
+    expect(await store.usageSummary({ by: 'model' })).toMatchObject([{ key: 'openai · gpt-5-mini', calls: 2, costUsd: 0.125, unpricedCalls: 0 }]);
+  });
+
+  it('a usage row outlives its session unchanged, through the store and behind its back', async () => {
+    const session = await store.createSession({ source: 'telegram', provider: 'openai', model: 'gpt-5' });
+    await store.recordUsage(call({ sessionId: session.id, source: 'platform:telegram', provider: 'openai', model: 'gpt-5', task: 'main', cachedTokens: 40, cacheWriteTokens: 60, costUsd: 0.5 }));
+    const before = await stores.sql('SELECT * FROM usage');
+    expect(before).toHaveLength(1);
+    expect(await store.deleteSessions([session.id])).toEqual([session.id]);
+    const other = await store.createSession({ source: 'cli', provider: 'openai', model: 'gpt-5' });
+    await store.recordUsage(call({ sessionId: other.id, provider: 'openai', model: 'gpt-5', task: 'main', costUsd: 0.25 }));
+    await stores.sql('DELETE FROM sessions WHERE id = ?', [other.id]);
+    const after = await stores.sql('SELECT * FROM usage ORDER BY id');
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1]).toMatchObject({ session_id: other.id, source: 'cli' });
+    expect(await store.usageSummary({ by: 'source' })).toEqual<UsageRow[]>([
+      { key: 'platform:telegram', calls: 1, inputTokens: 100, outputTokens: 10, cachedTokens: 40, cacheWriteTokens: 60, costUsd: 0.5, unpricedCalls: 0, served: ['openai · gpt-5'] },
+      { key: 'cli', calls: 1, inputTokens: 100, outputTokens: 10, cachedTokens: 0, cacheWriteTokens: 0, costUsd: 0.25, unpricedCalls: 0, served: ['openai · gpt-5'] },
+    ]);
+  });
+
+  it('by day: UTC days oldest first, a day ending at its last millisecond; until is exclusive', async () => {
+    const at = (iso: string) => Date.parse(iso);
+    await seed([
+      call({ provider: 'openai', model: 'gpt-5', task: 'main', at: at('2026-11-27T23:59:59.999Z'), costUsd: 0.5, cacheWriteTokens: 7 }),
+      call({ provider: 'custom', model: 'free', task: 'vision', at: at('2026-11-28T00:00:00.000Z') }),
+      call({ provider: 'openai', model: 'gpt-5', task: 'main', at: at('2026-11-28T18:30:00.000Z'), costUsd: 0.25 }),
+      call({ provider: 'openai', model: 'gpt-5', task: 'main', at: at('2026-11-29T00:00:00.000Z'), costUsd: 1 }),
+    ]);
+    expect(await store.usageSummary({ by: 'day', until: at('2026-11-29T00:00:00.000Z') })).toEqual<UsageRow[]>([
+      { key: '2026-11-27', calls: 1, inputTokens: 100, outputTokens: 10, cachedTokens: 0, cacheWriteTokens: 7, costUsd: 0.5, unpricedCalls: 0, served: ['openai · gpt-5'] },
+      { key: '2026-11-28', calls: 2, inputTokens: 200, outputTokens: 20, cachedTokens: 0, cacheWriteTokens: 0, costUsd: 0.25, unpricedCalls: 1, served: ['custom · free', 'openai · gpt-5'] },
+    ]);
+    expect((await store.usageSummary({ by: 'day', since: at('2026-11-28T00:00:00.000Z') })).map((row) => [row.key, row.calls])).toEqual([
+      ['2026-11-28', 2],
+      ['2026-11-29', 1],
+    ]);
+    expect(await store.usageSummary({ by: 'source', since: at('2026-11-28T00:00:00.000Z'), until: at('2026-11-28T00:00:00.001Z') })).toMatchObject([{ key: 'cli', calls: 1, costUsd: null, unpricedCalls: 1 }]);
   });
 
   it.each([
@@ -139,6 +174,8 @@ describe('usageSummary', () => {
     [{ costUsd: -0.5 }, 'costUsd must be null or a number >= 0 (got -0.5)'],
     [{ at: Number.POSITIVE_INFINITY }, 'at must be epoch milliseconds (got Infinity)'],
     [{ task: '' }, 'task must be a non-empty string'],
+    [{ source: '' as 'cli' }, 'source must be a non-empty string'],
+    [{ cacheWriteTokens: -3 }, 'cacheWriteTokens must be a whole number >= 0 (got -3)'],
   ] as const)('refuses %j without writing', async (fields, problem) => {
     await expect(store.recordUsage(call({ provider: 'openai', model: 'gpt-5', task: 'main', ...fields }))).rejects.toMatchObject({
       code: 'invalid',
@@ -156,6 +193,7 @@ describe('compareUsageRows', () => {
     inputTokens: 0,
     outputTokens: 0,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
     costUsd,
     unpricedCalls: costUsd === null ? calls : 0,
     served: [],

@@ -2,7 +2,8 @@
 // is one statement or one IMMEDIATE transaction, so a crash at any point leaves each event in
 // exactly one state.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { AcceptOutcome, DeliverAs, NewWebhookEvent, WebhookEventRecord, WebhookEventState, WebhookInbox, WebhookPendingState } from './webhook-types.js';
+import type { AcceptOutcome, DeliverAs, NewWebhookEvent, RequeueOutcome, RerunOutcome, WebhookEventRecord, WebhookEventState, WebhookInbox, WebhookPendingState } from './webhook-types.js';
+import { redeliverRefusal, rerunRefusal, stateCondition } from './webhook-operator.js';
 
 type Db = BetterSqlite3.Database;
 
@@ -148,6 +149,17 @@ export function createSqliteWebhookInbox(
       "SELECT state, count(*) AS n FROM webhook_events WHERE state IN ('accepted', 'running', 'done') GROUP BY state",
     ),
     depthDelivering: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_events WHERE state = 'done' AND delivery_started_at IS NOT NULL"),
+    // The (state, id) index narrows it to failed events (kept keep_days), whose times are read.
+    failedSince: db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM webhook_events WHERE state = 'failed' AND updated_at >= ?"),
+    // An operator's Redeliver: back to `done`, not delivering (its last delivery ended), so the
+    // next delivery posts anew rather than looking for what the last one posted.
+    requeue: db.prepare<[number, number]>(
+      "UPDATE webhook_events SET state = 'done', delivery_started_at = NULL, delivery_pid = NULL, error = NULL, updated_at = ? WHERE id = ? AND state IN ('delivered', 'failed') AND output IS NOT NULL",
+    ),
+    rerun: db.prepare<[string, number, number, number]>(
+      `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at, lane, run_after)
+       SELECT route, ?, event, payload, route_snapshot, 'accepted', ?, ?, lane, NULL FROM webhook_events WHERE id = ?`,
+    ),
 
   };
 
@@ -208,6 +220,21 @@ export function createSqliteWebhookInbox(
     }
   });
 
+  const requeue = db.transaction((id: number): RequeueOutcome => {
+    const row = statements.get.get(id);
+    const refusal = redeliverRefusal(row && toRecord(row));
+    if (refusal !== undefined) return { ok: false, reason: refusal };
+    statements.requeue.run(now(), id);
+    return { ok: true, record: toRecord(statements.get.get(id)!) };
+  });
+  const rerun = db.transaction((id: number, deliveryId: string): RerunOutcome => {
+    const row = statements.get.get(id);
+    const refusal = rerunRefusal(row && toRecord(row));
+    if (refusal !== undefined) return { ok: false, reason: refusal };
+    const at = now();
+    return { ok: true, id: Number(statements.rerun.run(deliveryId, at, at, id).lastInsertRowid) };
+  });
+
   return {
     isDuplicate: (route, deliveryId, since) => guarded(() => statements.seen.get(route, deliveryId, since) !== undefined),
     accept,
@@ -239,13 +266,15 @@ export function createSqliteWebhookInbox(
       }),
     list: (options = {}) =>
       guarded(() => {
-        const limit = options.limit ?? -1;
-        const rows =
-          options.route === undefined
-            ? db.prepare<[number], EventRow>('SELECT * FROM webhook_events ORDER BY id DESC LIMIT ?').all(limit)
-            : db.prepare<[string, number], EventRow>('SELECT * FROM webhook_events WHERE route = ? ORDER BY id DESC LIMIT ?').all(options.route, limit);
+        const conditions = [...(options.route === undefined ? [] : ['route = @route']), ...(options.state === undefined ? [] : [stateCondition(options.state)])];
+        const where = conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}`;
+        const rows = db
+          .prepare<[{ route?: string; limit: number }], EventRow>(`SELECT * FROM webhook_events ${where} ORDER BY id DESC LIMIT @limit`)
+          .all({ ...(options.route === undefined ? {} : { route: options.route }), limit: options.limit ?? -1 });
         return rows.map(toRecord);
       }),
+    requeueDelivery: (id) => guarded(() => requeue.immediate(id)),
+    rerun: (id, deliveryId) => guarded(() => rerun.immediate(id, deliveryId)),
     pruneFinished: (before) => guarded(() => statements.pruneFinished.run(before).changes),
     pruneDedup: (before) => guarded(() => statements.prune.run(before).changes),
     depth: () =>
@@ -258,5 +287,6 @@ export function createSqliteWebhookInbox(
         counts.done -= delivering;
         return counts;
       }),
+    failedSince: (since) => guarded(() => statements.failedSince.get(since)?.n ?? 0),
   };
 }

@@ -72,6 +72,23 @@ export type WebhookEventRecord = {
 
 export type AcceptOutcome = { readonly status: 'accepted'; readonly id: number } | { readonly status: 'duplicate' };
 
+/**
+ * Why an operator's Redeliver or Re-run was refused: no such event; its run or delivery is still
+ * under way (accepted, running, done, delivering); or (Redeliver) there is no stored answer to
+ * deliver (skipped, or failed before the run answered).
+ */
+export type OperatorRefusal = 'not_found' | 'not_finished' | 'no_answer';
+
+export type RequeueOutcome = { readonly ok: true; readonly record: WebhookEventRecord } | { readonly ok: false; readonly reason: OperatorRefusal };
+export type RerunOutcome = { readonly ok: true; readonly id: number } | { readonly ok: false; readonly reason: Exclude<OperatorRefusal, 'no_answer'> };
+
+export type WebhookListOptions = {
+  readonly route?: string;
+  /** Only events in this state (as `WebhookEventRecord.state` names it). */
+  readonly state?: WebhookEventState;
+  readonly limit?: number;
+};
+
 export interface WebhookInbox {
   /** Was (route, deliveryId) accepted at or after `since` (epoch ms)? */
   isDuplicate(route: string, deliveryId: string, since: number): Promise<boolean>;
@@ -124,11 +141,25 @@ export interface WebhookInbox {
   markDeliveryFailed(id: number, attempts: number, reason: string): Promise<void>;
   get(id: number): Promise<WebhookEventRecord | undefined>;
   /** Newest first. */
-  list(options?: { readonly route?: string; readonly limit?: number }): Promise<WebhookEventRecord[]>;
+  list(options?: WebhookListOptions): Promise<WebhookEventRecord[]>;
+  /**
+   * An operator's Redeliver: a finished event with a stored answer (delivered, or failed at its
+   * delivery) goes back to `done` to be delivered again from that answer; the agent does not run.
+   * A running gateway finds it at its next look for pending deliveries (worker-pool.ts). The
+   * delivery attempts so far are kept until the new delivery records its own.
+   */
+  requeueDelivery(id: number): Promise<RequeueOutcome>;
+  /**
+   * An operator's Re-run: a new accepted event with the finished event's route, event, payload,
+   * route snapshot and lane, under `deliveryId`, never deduplicated; answers its id.
+   */
+  rerun(id: number, deliveryId: string): Promise<RerunOutcome>;
   /** Deletes dedup records older than `before`; returns how many. Keeps the table bounded. */
   pruneDedup(before: number): Promise<number>;
   /** Deletes delivered, skipped and failed events last changed before `before`; returns how many. */
   pruneFinished(before: number): Promise<number>;
   /** How many events are in each state still on its way; cheap enough for every metrics scrape. */
   depth(): Promise<Record<WebhookPendingState, number>>;
+  /** How many events ended `failed` (run or delivery) at `since` (epoch ms) or later: the health strip. */
+  failedSince(since: number): Promise<number>;
 }

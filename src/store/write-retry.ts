@@ -8,6 +8,7 @@
 // the caller, who records a failure instead. Expected failures come back as values.
 import { errorMessage } from '../domain/error-message.js';
 import { StoreError } from './errors.js';
+import { sleep as pause } from '../runtime/sleep.js';
 
 export type WriteRetry = {
   /** Pauses between tries, the last repeated: from 250 ms to 30 s. */
@@ -32,20 +33,9 @@ export function isTransientStoreFailure(err: unknown): boolean {
   return err.code === 'io' || err.code === 'busy' || err.code === 'readonly';
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
 export async function retryStoreWrite<T>(write: () => Promise<T>, options: WriteRetry = {}): Promise<WriteOutcome<T>> {
   const delays = options.delaysMs ?? WRITE_RETRY_DELAYS_MS;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? pause;
   let refused = 0;
   for (let attempt = 1; ; attempt++) {
     try {

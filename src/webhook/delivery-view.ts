@@ -4,6 +4,8 @@
 import { commentTarget } from '../delivery/comment-target.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { parseRouteSnapshot, type RouteSnapshot } from './routes.js';
+import type { ReviewPlan } from '../review/review-plan.js';
+import { webhookPrompt } from '../gateway/run-prompt.js';
 
 /** A first line longer than this is cut with `…`: the list stays one screen wide-ish. */
 export const FIRST_LINE_CHARS = 120;
@@ -31,7 +33,36 @@ export type DeliveryDetail = Omit<DeliveryRow, 'answer_first_line'> & {
   readonly outcome: string;
   /** The whole answer; null before the run has finished. */
   readonly answer: string | null;
+  /** A PR review's findings, by where they went (present once the review's run has finished). */
+  readonly review?: ReviewView;
 };
+
+export type FindingView = { readonly path: string; readonly line: number; readonly severity: string; readonly title: string };
+
+export type ReviewView = {
+  /** On their lines, as inline comments (posted once the event is delivered). */
+  readonly inline: readonly FindingView[];
+  /** Not on a line of the diff: listed in the summary. */
+  readonly in_summary: readonly FindingView[];
+  /** Raised before on the PR (open, answered, dismissed or resolved): not posted again. */
+  readonly repeats: ReadonlyArray<FindingView & { readonly state: string }>;
+  /** Earlier findings whose code is gone: their threads resolved. */
+  readonly outdated: readonly FindingView[];
+  /** The answer could not be read as findings. */
+  readonly unreadable: boolean;
+};
+
+const findingView = (f: FindingView): FindingView => ({ path: f.path, line: f.line, severity: f.severity, title: f.title });
+
+export function reviewView(plan: ReviewPlan): ReviewView {
+  return {
+    inline: plan.inline.map(findingView),
+    in_summary: plan.notPlaced.map(findingView),
+    repeats: plan.repeats.map((r) => ({ ...findingView(r), state: r.state })),
+    outdated: plan.outdated.map(findingView),
+    unreadable: plan.unreadable === true,
+  };
+}
 
 export function firstLine(answer: string): string {
   const line = answer.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
@@ -98,7 +129,7 @@ function outcome(record: WebhookEventRecord, snapshot: RouteSnapshot | undefined
   }
 }
 
-export function deliveryDetail(record: WebhookEventRecord): DeliveryDetail {
+export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan): DeliveryDetail {
   const snapshot = parseRouteSnapshot(record.routeSnapshot);
   const deliver = snapshot.ok ? snapshot.snapshot.deliver : null;
   return {
@@ -107,5 +138,24 @@ export function deliveryDetail(record: WebhookEventRecord): DeliveryDetail {
     deliver,
     outcome: outcome(record, snapshot.ok ? snapshot.snapshot : undefined),
     answer: record.output,
+    ...(plan === undefined ? {} : { review: reviewView(plan) }),
   };
+}
+
+/**
+ * The prompt the event's run was given, rendered again from the stored payload and route snapshot
+ * with the run's own function (a PR review's run adds the diff and its plan after it; that part is
+ * not rebuilt here). Undefined when the stored payload or route cannot be read.
+ */
+export function deliveryPrompt(record: Pick<WebhookEventRecord, 'payload' | 'routeSnapshot' | 'event'>): string | undefined {
+  const snapshot = parseRouteSnapshot(record.routeSnapshot);
+  if (!snapshot.ok) return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(record.payload);
+  } catch {
+    return undefined;
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  return webhookPrompt(snapshot.snapshot, record.event, payload as Record<string, unknown>);
 }

@@ -20,6 +20,11 @@ export type PrComment = {
   readonly association?: string;
   /** False for an edit or a deletion: only a new comment is a command. */
   readonly created: boolean;
+  /**
+   * The review thread the comment replies in: GitHub's `in_reply_to_id` (the thread's first
+   * comment), GitLab's `discussion_id`. Absent on a comment of the PR's conversation.
+   */
+  readonly threadOf?: string;
 };
 
 export type PrEvent = {
@@ -122,6 +127,7 @@ function fromGithub(event: string, payload: Payload): PrEvent | undefined {
       author,
       ...optional('association', text(payload, 'comment.author_association')),
       created: action === 'created',
+      ...optional('threadOf', event === 'pull_request_review_comment' ? idText(payload, 'comment.in_reply_to_id') : undefined),
     },
     ...optional('headSha', text(payload, 'pull_request.head.sha')),
     ...optional('title', text(payload, event === 'issue_comment' ? 'issue.title' : 'pull_request.title')),
@@ -165,6 +171,7 @@ function fromGitlab(payload: Payload): PrEvent | undefined {
         author,
         ...optional('authorId', positiveInt(payload, 'user.id')),
         created: action === undefined || action === 'create',
+        ...optional('threadOf', text(payload, 'object_attributes.discussion_id')),
       },
       ...optional('headSha', text(payload, 'merge_request.last_commit.id')),
       ...optional('title', text(payload, 'merge_request.title')),

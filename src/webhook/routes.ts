@@ -11,7 +11,7 @@ export type RouteSource = 'config' | 'subscription';
 // Spelled out: the route schema is a loose object, whose index signature `Omit` would keep alone.
 export type ResolvedRoute = Pick<
   WebhookRoute,
-  'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra' | 'session' | 'commands' | 'coalesce_seconds' | 'sandbox' | 'sandbox_network' | 'sandbox_env'
+  'enabled' | 'events' | 'filters' | 'prompt' | 'skills' | 'toolsets' | 'deliver' | 'deliver_extra' | 'session' | 'commands' | 'coalesce_seconds' | 'sandbox' | 'sandbox_network' | 'sandbox_env' | 'review'
 > & {
   readonly name: string;
   readonly source: RouteSource;
@@ -49,6 +49,7 @@ export function resolveRoutes(config: Readonly<Config>, subscriptions: Readonly<
       ...(route.sandbox !== undefined ? { sandbox: route.sandbox } : {}),
       ...(route.sandbox_network !== undefined ? { sandbox_network: route.sandbox_network } : {}),
       ...(route.sandbox_env !== undefined ? { sandbox_env: route.sandbox_env } : {}),
+      ...(route.review !== undefined ? { review: route.review } : {}),
     });
   for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) add(name, route, 'config');
   const shadowed: string[] = [];
@@ -76,6 +77,8 @@ const routeSnapshotSchema = z.object({
   sandbox: z.optional(z.enum(ROUTE_SANDBOX_MODES)),
   sandbox_network: z.optional(z.boolean()),
   sandbox_env: z.optional(z.array(z.string())),
+  // A PR review's settings (absent: the defaults of src/review/rules.ts).
+  review: z.optional(z.object({ max_diff_tokens: z.optional(z.number()) })),
 });
 
 export type RouteSnapshot = z.output<typeof routeSnapshotSchema>;
@@ -94,6 +97,7 @@ export function routeSnapshot(route: ResolvedRoute): string {
     ...(route.sandbox !== undefined ? { sandbox: route.sandbox } : {}),
     ...(route.sandbox_network !== undefined ? { sandbox_network: route.sandbox_network } : {}),
     ...(route.sandbox_env !== undefined ? { sandbox_env: [...route.sandbox_env] } : {}),
+    ...(route.review?.max_diff_tokens !== undefined ? { review: { max_diff_tokens: route.review.max_diff_tokens } } : {}),
   };
   return JSON.stringify(snapshot);
 }

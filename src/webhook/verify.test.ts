@@ -2,7 +2,8 @@ import { Buffer } from 'node:buffer';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
-import { safeEqual, signBody, verifyRequest } from './verify.js';
+import { signBody, verifyRequest } from './verify.js';
+import { safeEqual } from '../runtime/safe-equal.js';
 
 const secret = 's3cret';
 const body = Buffer.from('{"action":"opened","number":7}');

@@ -1,9 +1,10 @@
 // Is a webhook request signed by someone who knows the route's secret? HMAC-SHA256 of the raw body
-// (GitHub and friends) or a plain token (GitLab-style hosts), per DECISIONS.md step 5. Also the
-// project's one constant-time comparison, `safeEqual`.
+// (GitHub and friends) or a plain token (GitLab-style hosts), per DECISIONS.md step 5, compared
+// with the project's one constant-time comparison (runtime/safe-equal.ts).
 import { Buffer } from 'node:buffer';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { INSECURE_NO_AUTH } from '../config/secrets-policy.js';
+import { safeEqual } from '../runtime/safe-equal.js';
 import { headerValue, type HeaderBag } from './headers.js';
 
 export type VerifyScheme = 'hmac' | 'token' | 'insecure';
@@ -14,15 +15,6 @@ export type VerifyResult =
 
 const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
 const TOKEN_HEADERS = ['x-alt-forge-token', 'x-gitlab-token'] as const;
-
-/**
- * Constant-time equality. Both sides are hashed first, so inputs of different lengths neither throw
- * (as `timingSafeEqual` would) nor reveal their length through an early return.
- */
-export function safeEqual(a: string | Buffer, b: string | Buffer): boolean {
-  const digest = (value: string | Buffer) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 /** The `X-Hub-Signature-256` value for a body: `sha256=<hex HMAC-SHA256>`. */
 export function signBody(rawBody: Buffer | string, secret: string): string {

@@ -125,6 +125,19 @@ it(`${TRIALS} kill -9 trials with Telegram: every message answered and every que
     return roll < 0.33 ? { beforeMs: 150 } : SLOW_ACKS && roll < 0.66 ? { afterMs: 150 } : undefined;
   });
 
+  /** Resolves once the fake holds a sendMessage call open and its row is `sending` (or after `ms`). */
+  const sendInFlight = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    const caught = () => telegram.sendsInFlight() > 0 && outboxRows(home).some((row) => row.state === 'sending');
+    while (!caught() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  /** Resolves once an inbound message is `running` (or after `ms`). */
+  const runInProgress = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!inboundRows(home).some((row) => row.state === 'running') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
   // Where one process's sends end and the next one's begin (indexes into telegram.sent).
   const lives: number[] = [];
   // When each life ended (the kill, or the command's exit), epoch ms.
@@ -149,7 +162,12 @@ it(`${TRIALS} kill -9 trials with Telegram: every message answered and every que
       await new Promise((resolve) => setTimeout(resolve, 100 + rand() * 300));
       push();
     }
-    await new Promise((resolve) => setTimeout(resolve, rand() * 1500));
+    // Most kills land at a random moment; one trial in four waits for a run in progress and one for
+    // a sendMessage in flight, so that kills in both are certain rather than left to timing on a
+    // slow machine (the check below).
+    if (trial % 4 === 3) await sendInFlight(8_000);
+    else if (trial % 4 === 1) await runInProgress(8_000);
+    else await new Promise((resolve) => setTimeout(resolve, rand() * 1500));
     if (await spareLastAttempt(home)) killsPostponed++;
     sendsInFlightAtKill += telegram.sendsInFlight();
     gateway.child.kill('SIGKILL');

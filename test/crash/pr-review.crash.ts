@@ -1,28 +1,43 @@
 // The crash harness for pull-request review routes: N trials of `kill -9` against a real gateway
 // while pushes and `/ask` comments on a few PRs are accepted, planned (a compare with the fake gh),
-// run in the PR's session and delivered (the one living summary comment, edited in place, and a
-// reply per /ask), then one last start that drains the inbox. It checks, exactly:
+// read from the code host (the PR and its files, seeded in FAKE_GH_PULLS), run in the PR's session
+// and delivered (the one living summary comment, edited in place, and a GitHub review with an
+// inline comment per new finding; a reply per /ask), then one last start that drains the inbox.
+// It checks, exactly:
 // - every event that got a 202 ended delivered or skipped, and skipped only where a push re-sent a
 //   head that was reviewed already (the harness re-sends heads on purpose and knows which);
 // - each PR has one summary comment, carrying the answer of its last review;
+// - each review event has exactly one GitHub review (its delivery marker once on the PR, no other
+//   review): a review cut off by a kill is found again by that marker, never posted twice;
+// - each review's inline comments are its new findings, each once, on its line, with its
+//   fingerprint's marker; the finding every review repeats is posted once per PR (no repeats);
 // - each /ask has exactly one reply (its delivery marker once on the PR), and there is no other comment;
 // - each PR's runs happened in event order across the restarts (gateway.log's "webhook run
-//   started" lines), an interrupted run being run again before the next event.
-// The fake model echoes the prompt after a short think and the fake gh lingers after each POST or
-// PATCH it has written (FAKE_GH_API_HANG_MS), so kills land in runs and in the window between the
-// host taking a comment and Iris recording it. The poison rule is off (`max_run_attempts`), as in
+//   started" lines), an interrupted run being run again before the next event; no event ran again
+//   once its answer was stored ("webhook run finished"), and the model was never asked a prompt
+//   again whose answer its session already held.
+// The fake model thinks a little, then answers a review's prompt with a JSON review (DECISIONS §
+// "PR review findings": one finding that every review repeats and two new ones named after the
+// head) and echoes any other prompt. The fake gh lingers after each POST or PATCH it has written
+// (FAKE_GH_API_HANG_MS), so kills land in runs and in the window between the host taking a comment
+// or a review and Iris recording it. The poison rule is off (`max_run_attempts`), as in
 // kill9.crash.ts: these kills are not the events' doing.
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
-import { configurePr, issueComment, makePrHome, postGithub, prComments, pullRequest, REPO, startPrGateway, type PrHome } from '../helpers/pr-review.js';
+import { addedPatch, writeGhPulls, type GhPull } from '../helpers/pr-diff-fakes.js';
+import { configurePr, issueComment, mainRequests, makePrHome, postGithub, prComments, pullRequest, REPO, startPrGateway, type PrHome } from '../helpers/pr-review.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 const TRIALS = Number(process.env.IRIS_CRASH_TRIALS ?? 20);
-const EVENTS_PER_TRIAL = 4;
+// 3 (it was 4 when a review was one comment): a review now reads the PR and posts a review, about
+// three times the gh calls, and kills come later (below) so they reach those deliveries; about as
+// many events are accepted as before.
+const EVENTS_PER_TRIAL = 3;
 const PRS = [1, 2, 3] as const;
 const SEED = Number(process.env.IRIS_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -40,23 +55,63 @@ deliver_extra:
 const head = (n: number, k: number) => `${String(n).padStart(2, '0')}c${String(k).padStart(5, '0')}`.padEnd(40, 'e');
 const MAX_COMMITS = 1000;
 
+/** Each PR adds one file of LINES lines (the diff the code host gives every review of it). */
+const LINES = 6;
+const fileOf = (n: number) => `src/pr${n}.ts`;
+const lineText = (n: number, line: number) => `pr${n} ${line}`;
+type Finding = { path: string; line: number; severity: string; title: string; body: string; suggestion?: string };
+/**
+ * The model's findings for PR n at `sha`: one every review repeats (posted by the PR's first review
+ * only) and, at even commits, two named after the head (new). A review with nothing new posts no
+ * GitHub review (only the summary is updated), so both kinds of review are killed in.
+ */
+function findingsFor(n: number, sha: string): Finding[] {
+  const k = Number(sha.slice(3, 8));
+  const at = sha.slice(0, 12);
+  const repeated = { path: fileOf(n), line: 2, severity: 'major', title: 'The empty input is not handled', body: 'An empty input throws.', suggestion: `${lineText(n, 2)} ?? ''` };
+  if (k % 2 === 1) return [repeated];
+  return [
+    repeated,
+    { path: fileOf(n), line: 1 + (k % LINES), severity: 'minor', title: `A clearer name at ${at}`, body: 'Say what it holds.' },
+    { path: fileOf(n), line: 1 + ((k + 3) % LINES), severity: 'nit', title: `Spacing at ${at}`, body: 'One space.', suggestion: `${lineText(n, 1 + ((k + 3) % LINES))} ` },
+  ];
+}
+const REVIEW_PROMPT = /^Review pull request #(\d+) at ([0-9a-f]{40})/;
+/** The fake model's answer: a JSON review for a review's prompt, else the prompt echoed. */
+function modelAnswer(text: string): string {
+  const review = REVIEW_PROMPT.exec(text);
+  if (review === null) return `review: ${text}`;
+  return JSON.stringify({ summary: `review: ${review[0]}`, findings: findingsFor(Number(review[1]), review[2]!) });
+}
+/** DECISIONS § "PR review findings": sha256(path, title lowercased, the line's text), first 12 hex digits. */
+const fingerprint = (f: Finding, n: number) => createHash('sha256').update(`${f.path}\n${f.title.toLowerCase()}\n${lineText(n, f.line)}`).digest('hex').slice(0, 12);
+
 type Sent =
   | { readonly kind: 'push'; readonly pr: number; readonly delivery: string; readonly head: string; readonly resent: boolean }
   | { readonly kind: 'ask'; readonly pr: number; readonly delivery: string; readonly token: string };
 
 type Row = { id: number; delivery_id: string; state: string; reason: string | null; event: string };
-type Started = { id: number; pr: string };
+type Started = { id: number; pr: string; msg: string };
+/** The fake gh's reviews and review comments (fake-gh-reviews.mjs keeps them). */
+type Reviews = {
+  reviews: Array<{ id: number; repo: string; number: number; body: string }>;
+  comments: Array<{ id: number; repo: string; number: number; review_id: number | null; path: string; line: number; body: string }>;
+};
 
 let fake: FakeUpstream;
 let pr: PrHome;
 
 beforeAll(async () => {
   fake = await startFakeUpstream();
-  fake.script('main-m', { kind: 'echo', prefix: 'review: ', delayMs: 150 });
+  fake.script('main-m', { kind: 'echo', prefix: 'review: ', delayMs: 50, answer: modelAnswer });
   pr = await makePrHome(await makeTempDir('iris-crash-pr-'));
   const graph: Record<string, string | null> = {};
   for (const n of PRS) for (let k = 0; k < MAX_COMMITS; k++) graph[head(n, k)] = k === 0 ? null : head(n, k - 1);
   await writeFile(pr.commitsFile, JSON.stringify(graph));
+  // What the code host says of each PR when a review reads it: one added file (the head it names is
+  // the first; the review's commit_id, nothing the checks below depend on).
+  const pull = (n: number): GhPull => ({ title: 'Fix the parser', head: { ref: 'fix', sha: head(n, 0) }, base: { ref: 'main', sha: '0'.repeat(40) }, files: [{ filename: fileOf(n), status: 'added', patch: addedPatch(LINES, `pr${n}`) }] });
+  await writeGhPulls(join(pr.dir, 'pulls.json'), { pulls: Object.fromEntries(PRS.map((n) => [`${REPO}#${n}`, pull(n)])), contents: { [REPO]: { main: {} } } });
   await configurePr(pr, ROUTE, '', ['rate_limit: 100000', 'concurrency: 4', 'max_run_attempts: 1000']);
 });
 afterAll(async () => {
@@ -73,16 +128,34 @@ async function rows(): Promise<Row[]> {
   return (JSON.parse(result.stdout) as Row[]).sort((a, b) => a.id - b.id);
 }
 
-/** gateway.log's lines carrying `msg`, in the order they were written (every start appends). */
-async function logLines(msg: string): Promise<Started[]> {
+/** gateway.log's lines carrying one of `msgs`, in the order they were written (every start appends). */
+async function logLines(...msgs: string[]): Promise<Started[]> {
   const text = await readFile(join(pr.home, 'logs', 'gateway.log'), 'utf8');
   return text
     .split('\n')
-    .filter((line) => line.includes(msg))
-    .map((line) => JSON.parse(line) as Started);
+    .filter((line) => msgs.some((msg) => line.includes(msg)))
+    .map((line) => JSON.parse(line) as Started)
+    .filter((line) => msgs.includes(line.msg));
 }
 
-it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply per /ask, runs in order, nothing lost`, async () => {
+async function reviewsOnHost(): Promise<Reviews> {
+  const text = await readFile(`${pr.ghRecord}.reviews.json`, 'utf8').catch(() => '{"reviews": [], "comments": []}');
+  return JSON.parse(text) as Reviews;
+}
+
+/** The fake gh's calls, in the order they were made (FAKE_GH_RECORD). */
+async function ghCalls(): Promise<Array<{ argv: string[]; body: string | null }>> {
+  const text = await readFile(pr.ghRecord, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { argv: string[]; body: string | null });
+}
+
+const textOf = (content: unknown): string =>
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('') : '';
+
+it(`${TRIALS} kill -9 trials on PR review routes: one summary and one review per review, each finding once, one reply per /ask, runs in order, nothing lost`, async () => {
   const random = seededRandom(SEED);
   const started = Date.now();
   const sent = new Map<string, Sent>();
@@ -116,7 +189,9 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply 
   const kills = { inRuns: 0, inDeliveries: 0, both: 0, idle: 0 };
   for (let trial = 0; trial < TRIALS; trial++) {
     const gateway = await start();
-    const delayMs = 60 + Math.floor(random() * 900);
+    // Up to 1.5 s (it was 0.9 s): a restarted gateway reads each PR before its run, so deliveries
+    // start later than they did.
+    const delayMs = 60 + Math.floor(random() * 1500);
     const events = Array.from({ length: EVENTS_PER_TRIAL }, (_, i) => nextEvent(trial, i));
     const gaps = events.map(() => Math.floor(random() * 120));
     // Sent one after the other (the inbox's order is the order sent), the kill at its own time.
@@ -146,11 +221,15 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply 
   const last = await start();
   const drained = await waitFor(
     async () => {
+      // Each look starts an `iris` process: a pause between looks, so they do not take one of the
+      // machine's cores from the gateway draining the inbox.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const all = await rows();
       const seen = new Set(all.map((row) => row.delivery_id));
       return [...accepted].every((delivery) => seen.has(delivery)) && all.every((row) => ['delivered', 'skipped', 'failed'].includes(row.state)) ? all : undefined;
     },
-    60_000,
+    // Most reviews run here, each about ten gh processes: a loaded 2-core machine takes about a minute.
+    150_000,
     'every event to end after the last start',
   );
   await last.stop('SIGTERM');
@@ -161,6 +240,7 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply 
   const problems: string[] = [];
   const notInInbox = [...accepted].filter((delivery) => !byDelivery.has(delivery));
   const reviewed = new Map<number, { head: string; id: number }>();
+  const reviewEvents = new Map<number, Array<{ head: string; id: number }>>(); // each PR's delivered reviews, in order
   const asks: Array<{ row: Row; sent: Extract<Sent, { kind: 'ask' }> }> = [];
   let expectedSkips = 0;
   for (const row of drained) {
@@ -177,7 +257,10 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply 
       continue;
     }
     if (row.state !== 'delivered') problems.push(`event ${row.id} (${row.delivery_id}, PR #${what.pr} ${what.kind}): ${row.state} (${row.reason}), expected delivered`);
-    if (what.kind === 'push') reviewed.set(what.pr, { head: what.head, id: row.id });
+    if (what.kind === 'push') {
+      reviewed.set(what.pr, { head: what.head, id: row.id });
+      reviewEvents.set(what.pr, [...(reviewEvents.get(what.pr) ?? []), { head: what.head, id: row.id }]);
+    }
     else asks.push({ row, sent: what });
   }
 
@@ -209,8 +292,71 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply 
   const everyMarker = comments.flatMap((c) => [...c.body.matchAll(/<!-- iris-delivery:(\d+) -->/g)].map((m) => Number(m[1])));
   const duplicates = everyMarker.filter((id, i) => everyMarker.indexOf(id) !== i);
 
+  // The reviews on each PR: one per review event (its delivery marker), holding exactly its new
+  // findings, each on its line with its fingerprint's marker; nothing posted twice.
+  const host = await reviewsOnHost();
+  let inlineComments = 0;
+  for (const n of PRS) {
+    const onPr = host.reviews.filter((r) => r.repo === REPO && r.number === n);
+    // The PR's first review posts (its repeated finding is new then), and each later one with new findings.
+    const expected = (reviewEvents.get(n) ?? []).filter((e, i) => i === 0 || findingsFor(n, e.head).length > 1);
+    const markers = onPr.map((r) => Number(/<!-- iris-delivery:(\d+) -->/.exec(r.body)?.[1]));
+    if (JSON.stringify(markers) !== JSON.stringify(expected.map((e) => e.id))) problems.push(`PR #${n}'s reviews carry the markers ${markers.join(',')}, expected one review for each of the events ${expected.map((e) => e.id).join(',')}`);
+    for (const [i, event] of expected.entries()) {
+      const mine = onPr.filter((r) => r.body.includes(`<!-- iris-delivery:${event.id} -->`));
+      if (mine.length !== 1) continue; // said above
+      const all = findingsFor(n, event.head);
+      // The first review posts every finding; later ones the two new ones (the first is a repeat).
+      const wanted = (i === 0 ? all : all.slice(1)).map((f) => ({ path: f.path, line: f.line, head: `**${f.severity}**: ${f.title}`, marker: `<!-- iris-finding:${fingerprint(f, n)} -->`, suggestion: f.suggestion }));
+      const got = host.comments.filter((c) => c.review_id === mine[0]!.id);
+      const shown = (list: ReadonlyArray<{ path: string; line: number; head: string; marker: string }>) => list.map((c) => `${c.path}:${c.line} ${c.head} ${c.marker}`).sort();
+      const gotShown = got.map((c) => ({ path: c.path, line: c.line, head: c.body.split('\n')[0]!, marker: /<!-- iris-finding:[0-9a-f]{12} -->/.exec(c.body)?.[0] ?? '(no marker)' }));
+      if (JSON.stringify(shown(gotShown)) !== JSON.stringify(shown(wanted))) problems.push(`the review of event ${event.id} (PR #${n} at ${event.head.slice(0, 12)}) has the comments ${JSON.stringify(shown(gotShown))}, expected ${JSON.stringify(shown(wanted))}`);
+      for (const w of wanted) {
+        const comment = got.find((c) => c.body.includes(w.marker));
+        if (comment && w.suggestion !== undefined && !comment.body.includes(`\`\`\`suggestion\n${w.suggestion}\n\`\`\``)) problems.push(`the comment of event ${event.id} on ${w.path}:${w.line} has no suggestion block: ${JSON.stringify(comment.body)}`);
+      }
+    }
+    const findingMarkers = host.comments.filter((c) => c.repo === REPO && c.number === n).map((c) => /<!-- iris-finding:([0-9a-f]{12}) -->/.exec(c.body)?.[1]);
+    inlineComments += findingMarkers.length;
+    const repeated = findingMarkers.filter((m, i) => findingMarkers.indexOf(m) !== i);
+    if (repeated.length > 0) problems.push(`PR #${n} has findings posted more than once: ${repeated.join(',')}`);
+  }
+  const reviewMarkers = host.reviews.map((r) => Number(/<!-- iris-delivery:(\d+) -->/.exec(r.body)?.[1]));
+  const duplicateReviews = reviewMarkers.filter((id, i) => reviewMarkers.indexOf(id) !== i);
+  // Reviews a kill cut off, looked for by their marker at the next start (the gh calls, in order):
+  // found, when the host had taken the review before the kill.
+  const calls = await ghCalls();
+  let reviewsLookedFor = 0;
+  let reviewsFoundPosted = 0;
+  const postedReviews = new Set<string>();
+  for (const call of calls) {
+    const endpoint = call.argv.find((arg) => /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews(\?|$)/.test(arg));
+    if (endpoint === undefined) continue;
+    const posted = call.argv.includes('POST') ? /<!-- iris-delivery:\d+ -->/.exec(call.body ?? '')?.[0] : undefined;
+    if (posted !== undefined) postedReviews.add(posted);
+    const sought = call.argv.includes('--jq') ? /<!-- iris-delivery:\d+ -->/.exec(call.argv.join(' '))?.[0] : undefined;
+    if (sought === undefined) continue;
+    reviewsLookedFor++;
+    if (postedReviews.has(sought)) reviewsFoundPosted++;
+  }
+
   // Each PR's runs in event order: ids ascend, an interrupted one may run again before the next.
-  const runs = await logLines('webhook run started');
+  // None starts once its answer is stored (the run "finished"): a crash from there on only delivers.
+  const runLines = await logLines('webhook run started', 'webhook run finished');
+  const runs = runLines.filter((line) => line.msg === 'webhook run started');
+  const finished = new Set<number>();
+  for (const line of runLines) {
+    if (line.msg === 'webhook run finished') finished.add(line.id);
+    else if (finished.has(line.id)) problems.push(`event ${line.id} ran again after its answer was stored`);
+  }
+  // Nor was the model asked a prompt again whose answer the session it was sent with already held.
+  for (const request of mainRequests(fake)) {
+    const messages = request.messages.map((m) => ({ role: m.role, text: textOf(m.content) }));
+    const last = messages.findLastIndex((m) => m.role === 'user');
+    const asked = messages.findIndex((m, i) => i < last && m.role === 'user' && m.text === messages[last]!.text && messages.slice(i + 1, last).some((a) => a.role === 'assistant'));
+    if (asked >= 0) problems.push(`the model was asked again a prompt its session had answered: ${JSON.stringify(messages[last]!.text.slice(0, 80))}`);
+  }
   // Replies a kill cut off after the host took them, found by their marker at the next start.
   const foundPosted = (await logLines('webhook answer was posted before the restart; not posted again')).length;
   const idsOfPr = new Map(drained.map((row) => [row.id, sent.get(row.delivery_id)?.pr]));
@@ -232,12 +378,14 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary per PR, one reply 
       `${drained.length} in the inbox: ${delivered.length} delivered, ${drained.length - delivered.length} skipped (expected ${expectedSkips}); ` +
       `kills in runs ${kills.inRuns}, in deliveries ${kills.inDeliveries}, in both ${kills.both}, while idle ${kills.idle}; ` +
       `${runs.length} runs started (${reruns} again after a kill); ${comments.length} comments (${PRS.filter((n) => reviewed.has(n)).length} summaries, ${asks.length} replies), ` +
-      `${foundPosted} replies found posted after a kill; ` +
-      `duplicates: ${duplicates.length}, lost: ${notInInbox.length + drained.filter((row) => row.state === 'failed').length}`,
+      `${host.reviews.length} reviews with ${inlineComments} inline comments; ${foundPosted} replies found posted after a kill, ` +
+      `${reviewsLookedFor} reviews looked for by their marker (${reviewsFoundPosted} found posted); ` +
+      `duplicates: ${duplicates.length + duplicateReviews.length}, lost: ${notInInbox.length + drained.filter((row) => row.state === 'failed').length}`,
   );
   expect(accepted.size).toBeGreaterThan(TRIALS);
   expect(notInInbox).toEqual([]);
   expect(problems).toEqual([]);
   expect(duplicates).toEqual([]);
+  expect(duplicateReviews).toEqual([]);
   expect(neverRan.map((row) => row.id)).toEqual([]);
 });

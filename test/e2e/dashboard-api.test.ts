@@ -128,7 +128,7 @@ describe('reads', () => {
     const store = await openSqliteStore(join(home, 'state.db'));
     const now = Date.now();
     for (const [task, at] of [['main', now], ['title_generation', now], ['main', now - 10 * 86_400_000]] as const) {
-      await store.recordUsage({ sessionId: null, at, provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', task, inputTokens: 1000, outputTokens: 100, cachedTokens: 10, costUsd: 0.01 });
+      await store.recordUsage({ sessionId: null, at, provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', task, inputTokens: 1000, outputTokens: 100, cachedTokens: 10, cacheWriteTokens: 0, source: 'cli', costUsd: 0.01 });
     }
     await store.close();
     const all = (await api('/api/usage')).json as { since: null; models: Array<Record<string, unknown>> };
@@ -247,7 +247,7 @@ describe('iris dashboard start-up', () => {
 describe('the one JSON convention (docs/cli.md)', () => {
   it('every API answer has snake_case keys and ISO 8601 UTC times', async () => {
     const store = await openSqliteStore(join(home, 'state.db'));
-    await store.recordUsage({ sessionId: null, at: Date.now(), provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', task: 'main', inputTokens: 10, outputTokens: 1, cachedTokens: 0, costUsd: 0.01 });
+    await store.recordUsage({ sessionId: null, at: Date.now(), provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', task: 'main', inputTokens: 10, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: 0.01 });
     await store.close();
     const answers: Array<[string, Answer]> = [
       ['GET /api/model/options', await api('/api/model/options')],

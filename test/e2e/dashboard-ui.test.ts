@@ -304,9 +304,16 @@ describe('the Models page in chromium', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  it('works with the keyboard: Tab to Change, Enter opens the picker, Escape closes it', async () => {
+  it('works with the keyboard: Tab through the pages to Change, Enter opens the picker, Escape closes it', async () => {
     await writeConfig(CONFIG);
     await openPage();
+    const focusedText = () => page.evaluate(() => (document.activeElement as unknown as { textContent: string } | null)?.textContent ?? '');
+    const pages: string[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      await page.keyboard.press('Tab');
+      pages.push(await focusedText());
+    }
+    expect(pages).toEqual(['Chat', 'Sessions', 'Usage', 'Models', 'Profiles', 'Webhooks', 'Deliveries', 'Platforms', 'Kanban', 'Skills', 'Logs']);
     await page.keyboard.press('Tab');
     expect(await focusedLabel()).toBe('Change main model');
     expect(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle)).toBe('solid');
@@ -332,9 +339,12 @@ describe('the Models page in chromium', { timeout: 60_000 }, () => {
     expect(await focusedLabel()).toBe('Change main model');
     expect((await config()).model).toMatchObject({ provider: 'openai', default: 'gpt-4.1' });
 
-    // Vision stays on Anthropic: the notice says so, and its Dismiss is the next stop.
+    // Vision stays on Anthropic: the notice says so, and its Dismiss is the next stop after the
+    // main model's Test button.
     const notice = page.getByRole('region', { name: /^The main model is now openai · gpt-4\.1\./ });
     expect(await notice.getByRole('listitem').allTextContents()).toEqual(['Vision — anthropic · claude-haiku-4-5']);
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel()).toBe('Test Main model');
     await page.keyboard.press('Tab');
     expect(await isFocused(notice.getByRole('button', { name: 'Dismiss' }))).toBe(true);
     await page.keyboard.press('Enter');
@@ -374,8 +384,10 @@ describe('the Models page in chromium', { timeout: 60_000 }, () => {
     expect(await isFocused(picker.getByLabel('Filter'))).toBe(true);
     await page.keyboard.press('Escape');
     await picker.waitFor({ state: 'detached' });
-    expect(await page.locator('dialog').count()).toBe(0);
-    expect(await focusedLabel()).toBe('Change main model');
+    // A closed <dialog> leaves the accessibility tree at once and the DOM when React next renders
+    // (later on a busy machine): wait for that render, then for the focus it gives back.
+    await expect.poll(() => page.locator('dialog').count(), { timeout: 5_000 }).toBe(0);
+    await expect.poll(focusedLabel, { timeout: 5_000 }).toBe('Change main model');
     expect(errors).toEqual([]);
   });
 

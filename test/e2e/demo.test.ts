@@ -101,8 +101,11 @@ describe('npm run demo', () => {
     // One summary comment: posted by the first review, edited (not posted again) by the second.
     const summary = /summary comment (\d+): posted once, edited once \(by the second review\):/.exec(out)?.[1];
     expect(summary).toBeDefined();
-    expect(out).toContain(`PATCH repos/octo-org/hello-world/issues/comments/${summary!}   ${SECOND_REVIEW} ⏎ <!-- iris:pr-review:octo-org/hello-world#42 -->`);
-    expect(out).toContain(`| ${SECOND_REVIEW}\n              |\n              | <!-- iris:pr-review:octo-org/hello-world#42 -->\n`);
+    expect(out).toContain(`PATCH repos/octo-org/hello-world/issues/comments/${summary!}   ${SECOND_REVIEW} ⏎ **Findings**: 0 critical, 0 major, 0 minor, 1 nit ⏎ 1 raised before and not repeated; 1 earlier finding marked outdated ⏎ <!-- iris:pr-review:octo-org/hello-world#42 -->`);
+    expect(out).toContain(`| ${SECOND_REVIEW}\n              |\n              | **Findings**: 0 critical, 0 major, 0 minor, 1 nit\n`);
+    // The inline suggestion, and on the push the repeat skipped and the fixed finding outdated (issue 37).
+    expect(out).toContain('| ```suggestion\n              | Hello, world.\n              | ```\n');
+    expect(out).toContain('| findings skipped as repeats:\n              |   docs/greeting.md:2 nit End the greeting with a full stop (open)\n              | findings marked outdated:\n              |   docs/greeting.md:3 minor Typo\n');
     // The /ask answer, a comment of its own with its delivery marker.
     expect(out).toMatch(/reply comment \d+: the answer to \/ask:/);
     expect(out).toContain(`| ${ASK_ANSWER}\n              |\n              | <!-- iris-delivery:2 -->\n`);

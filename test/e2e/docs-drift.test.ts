@@ -43,7 +43,7 @@ describe('docs drift', () => {
     expect(await page('docs/configuration.md')).toContain(slot);
   });
 
-  it('every command iris --help reaches is in docs/cli.md', async () => {
+  it('every command iris --help reaches is in docs/cli.md', { timeout: 60_000 }, async () => {
     const documented = await documentedCommands();
     const missing = [...(await walkCommands(home)).keys()].filter((path) => rowsFor(documented, path).length === 0 && !documented.some(({ command }) => command.startsWith(`iris ${path} `)));
     expect(missing).toEqual([]);

@@ -230,6 +230,28 @@ describe('iris webhook subscribe | list | test | remove', () => {
     expect((await runIris(['webhook', 'remove', 'static-pr'], { home })).stderr).toContain('is a config.yaml route, not a subscription');
   });
 
+  it('sets the sandbox of a subscription from its flags, keeps it on a later subscribe, and refuses a mode it does not know (exit 2)', async () => {
+    await configure(routes('        static-pr:\n          secret: static-secret-0123456789abcdef\n'));
+    const first = await runIris(['webhook', 'subscribe', 'ci', '--sandbox', 'bubblewrap', '--sandbox-network', '--sandbox-env', 'GH_TOKEN, NPM_TOKEN'], { home });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('\n  sandbox: bubblewrap (network on; env GH_TOKEN, NPM_TOKEN)\n');
+    const file = join(home, 'webhook_subscriptions.json');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ subscriptions: { ci: { sandbox: 'bubblewrap', sandbox_network: true, sandbox_env: ['GH_TOKEN', 'NPM_TOKEN'] } } });
+
+    const again = await runIris(['webhook', 'subscribe', 'ci', '--no-sandbox-network', '--json'], { home });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ updated: true, sandbox: 'bubblewrap', sandbox_network: false, sandbox_env: ['GH_TOKEN', 'NPM_TOKEN'] });
+
+    const before = await readFile(file, 'utf8');
+    const bad = await runIris(['webhook', 'subscribe', 'ci', '--sandbox', 'docker'], { home });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sandbox must be one of bubblewrap, off (got "docker")');
+    const badEnv = await runIris(['webhook', 'subscribe', 'ci', '--sandbox-env', 'GH_TOKEN,$(id)'], { home });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toContain('--sandbox-env takes environment variable names (got "$(id)")');
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+
   it('refuses bad names, a name a config route has, and routes that could not work', async () => {
     await configure(routes('        taken:\n          secret: s-0123456789abcdef\n'));
     expect((await runIris(['webhook', 'subscribe', 'Bad Name'], { home })).code).toBe(2);

@@ -47,6 +47,7 @@ const DATA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['store backup', ['$BACKUP']],
   ['store status', []],
   ['store migrate', []],
+  ['store prune', ['--dry-run']],
   // Into a fresh PostgreSQL schema of the test database.
   ['store copy', ['--to', '$PGURL']],
   ['sessions list', []],
@@ -136,12 +137,12 @@ async function freePort(): Promise<number> {
 }
 
 describe('--json wherever data is printed', () => {
-  it('classifies every command iris --help reaches', async () => {
+  it('classifies every command iris --help reaches', { timeout: 60_000 }, async () => {
     const commands = [...(await walk()).keys()].sort();
     expect(commands).toEqual([...GROUPS_ONLY, ...Object.keys(NOT_DATA), ...DATA.map(([path]) => path)].sort());
   });
 
-  it("offers --json in each data command's help and in docs/cli.md", async () => {
+  it("offers --json in each data command's help and in docs/cli.md", { timeout: 60_000 }, async () => {
     const helps = await walk();
     const documented = await documentedCommands();
     for (const [path] of DATA) {

@@ -88,6 +88,19 @@ describe('iris mcp', () => {
     expect(all.stderr).toContain('MCP server bad: ');
   });
 
+  it('skips a server whose tool listing never ends, naming it, at the page limit', async () => {
+    await iris('mcp', 'add', 'endless', '--env', 'MCP_FAKE_ENDLESS_PAGES=1', '--', process.execPath, FAKE_MCP);
+    await iris('mcp', 'add', 'good', '--', process.execPath, FAKE_MCP);
+    const all = await iris('mcp', 'tools');
+    expect(all.code).toBe(1);
+    expect(all.stdout).toContain('mcp__good__echo');
+    expect(all.stdout).not.toContain('page_');
+    expect(all.stderr).toBe('iris: warning: MCP server endless: its tool listing goes on past 100 pages\n');
+    const test = await iris('mcp', 'test', 'endless', '--json');
+    expect(test.code).toBe(1);
+    expect(JSON.parse(test.stdout)).toMatchObject({ server: 'endless', ok: false, error: 'its tool listing goes on past 100 pages' });
+  });
+
   it('adds and tests a streamable-HTTP server', async () => {
     const url = await startHttpFake();
     expect((await iris('mcp', 'add', 'web', '--url', url, '--header', 'Authorization: Bearer sekrit')).code).toBe(0);

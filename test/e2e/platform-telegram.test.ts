@@ -183,6 +183,9 @@ describe('telegram: in and out', () => {
     expect(listed).toHaveLength(3);
     expect(listed.every((s) => s.source === 'telegram')).toBe(true);
     expect(listed.map((s) => s.messages).sort()).toEqual([2, 2, 4]);
+    // Every model call of these runs (answers and titles) counts under the platform's source.
+    const usage = await runIris(['usage', '--by', 'source', '--json'], { home });
+    expect((JSON.parse(usage.stdout) as Array<{ key: string; calls: number }>).map((row) => row.key)).toEqual(['platform:telegram']);
     expect(inboundRows(home).map((r) => [r.chat_id, r.thread_id, r.user_id, r.text, r.state, r.session_key])).toEqual([
       [String(ALICE), null, String(ALICE), 'Is the build green?', 'answered', `telegram:${ALICE}`],
       [String(ALICE), null, String(ALICE), 'And the tests?', 'answered', `telegram:${ALICE}`],

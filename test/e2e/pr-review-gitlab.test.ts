@@ -6,7 +6,7 @@ import { startFakeGitlab, type FakeGitlab } from '../fakes/gitlab-api.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, removeDir } from '../helpers/iris.js';
-import { allEnded, configurePr, lastUserText, mainRequests, makePrHome, postGitlab, sha, startPrGateway, type PrHome } from '../helpers/pr-review.js';
+import { allEnded, configurePr, lastUserText, mainRequests, makePrHome, noFindingsSummary, postGitlab, reviewAnswer, sha, startPrGateway, type PrHome } from '../helpers/pr-review.js';
 
 const PROJECT = 'acme/tools/hello';
 const MARKER = `<!-- iris:pr:${PROJECT}#7 -->`;
@@ -26,6 +26,8 @@ beforeEach(async () => {
   gitlab.addProject(PROJECT);
   gitlab.addCommit(PROJECT, sha('a'), null);
   gitlab.addCommit(PROJECT, sha('b'), sha('a'));
+  // What a review reads first (issue 37): the merge request's diff.
+  gitlab.setMergeRequest(PROJECT, 7, { title: 'Speed up the parser', diff_refs: { base_sha: sha('0'), head_sha: sha('b'), start_sha: sha('0') }, files: [{ old_path: 'a.ts', new_path: 'a.ts', diff: '@@ -1 +1 @@\n-a\n+b\n' }] });
   pr = await makePrHome(await makeTempDir());
 });
 afterEach(async () => {
@@ -80,7 +82,7 @@ const writes = () => gitlab.requests.filter((r) => r.method === 'POST' || r.meth
 describe('GitLab merge requests', () => {
   it('posts the review as a note, edits that note after a push (compare range from the merge base), and answers a Developer in a new note', async () => {
     gitlab.setMember(PROJECT, 9, 30);
-    fake.script('main-m', { kind: 'text', deltas: ['First look.'] }, { kind: 'text', deltas: ['Second look.'] }, { kind: 'text', deltas: ['It is faster.'] });
+    fake.script('main-m', reviewAnswer('First look.'), reviewAnswer('Second look.'), { kind: 'text', deltas: ['It is faster.'] });
     const gateway = await start();
     expect((await postGitlab(gateway, 'Merge Request Hook', mergeRequest('open', sha('a')), 'u-1')).status).toBe(202);
     await waitFor(allEnded(pr, 1), 15_000, 'the first review');
@@ -94,11 +96,11 @@ describe('GitLab merge requests', () => {
     const encoded = encodeURIComponent(PROJECT);
     const summaryId = gitlab.notes(PROJECT, 7).find((n) => n.body.endsWith(MARKER))!.id;
     expect(writes()).toEqual([
-      ['POST', `/api/v4/projects/${encoded}/merge_requests/7/notes`, { body: `First look.\n\n${MARKER}` }],
-      ['PUT', `/api/v4/projects/${encoded}/merge_requests/7/notes/${summaryId}`, { body: `Second look.\n\n${MARKER}` }],
+      ['POST', `/api/v4/projects/${encoded}/merge_requests/7/notes`, { body: `${noFindingsSummary('First look.')}\n\n${MARKER}` }],
+      ['PUT', `/api/v4/projects/${encoded}/merge_requests/7/notes/${summaryId}`, { body: `${noFindingsSummary('Second look.')}\n\n${MARKER}` }],
       ['POST', `/api/v4/projects/${encoded}/merge_requests/7/notes`, { body: `It is faster.\n\n<!-- iris-delivery:${rows[2]!.id} -->` }],
     ]);
-    expect(gitlab.notes(PROJECT, 7).map((n) => n.body).sort()).toEqual([`It is faster.\n\n<!-- iris-delivery:${rows[2]!.id} -->`, `Second look.\n\n${MARKER}`]);
+    expect(gitlab.notes(PROJECT, 7).map((n) => n.body).sort()).toEqual([`It is faster.\n\n<!-- iris-delivery:${rows[2]!.id} -->`, `${noFindingsSummary('Second look.')}\n\n${MARKER}`]);
     expect(lastUserText(mainRequests(fake)[1]!)).toContain(`compare range ${sha('a')}..${sha('b')}, 1 commit)`);
     // Every call carried the token, and only in its header.
     expect(gitlab.requests.every((r) => r.headers['private-token'] === gitlab.token)).toBe(true);

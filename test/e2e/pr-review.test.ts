@@ -17,10 +17,12 @@ import {
   lastUserText,
   mainRequests,
   makePrHome,
+  noFindingsSummary,
   postGithub,
   prComments,
   pullRequest,
   REPO,
+  reviewAnswer,
   sha,
   startPrGateway,
   writeCommits,
@@ -74,7 +76,7 @@ async function writes(): Promise<string[][]> {
 describe('a session per pull request', () => {
   it('opened, then synchronize: the second run continues the session, carries the first review and names the compare range; the summary comment is edited', async () => {
     await configurePr(pr, SUMMARY_ROUTE);
-    fake.script('main-m', { kind: 'text', deltas: ['First review: fine.'] }, { kind: 'text', deltas: ['Second review: the new commits are fine.'] });
+    fake.script('main-m', reviewAnswer('First review: fine.'), reviewAnswer('Second review: the new commits are fine.'));
     const gateway = await start();
     expect((await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1')).status).toBe(202);
     await waitFor(allEnded(pr, 1), 15_000, 'the first review');
@@ -84,17 +86,19 @@ describe('a session per pull request', () => {
     expect(rows.map((row) => row.state)).toEqual(['delivered', 'delivered']);
     expect(rows[1]!.session).toBe(rows[0]!.session);
     const [first, second] = mainRequests(fake);
-    expect(lastUserText(first!)).toBe('Review pull request #42: Fix the parser');
+    // The review prompt: the route's prompt, then the diff Iris read (issue 37).
+    expect(lastUserText(first!).startsWith('Review pull request #42: Fix the parser\n\n')).toBe(true);
+    expect(lastUserText(first!)).toContain('+new');
     // The whole conversation so far goes with the second request.
     expect(second!.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content])).toEqual([
-      ['user', 'Review pull request #42: Fix the parser'],
-      ['assistant', 'First review: fine.'],
+      ['user', lastUserText(first!)],
+      ['assistant', JSON.stringify({ summary: 'First review: fine.', findings: [] })],
       ['user', expect.stringContaining(`Review only these commits: ${sha('a').slice(0, 12)}..${sha('c').slice(0, 12)} (compare range ${sha('a')}..${sha('c')}, 2 commits).`)],
     ]);
     expect(lastUserText(second!).startsWith('Review pull request #42: Fix the parser\n\nNew commits were pushed since your last review')).toBe(true);
 
     const comments = await prComments(pr);
-    expect(comments).toEqual([expect.objectContaining({ repo: REPO, number: 42, body: `Second review: the new commits are fine.\n\n${MARKER}` })]);
+    expect(comments).toEqual([expect.objectContaining({ repo: REPO, number: 42, body: `${noFindingsSummary('Second review: the new commits are fine.')}\n\n${MARKER}` })]);
     expect(await writes()).toEqual([
       ['POST', `repos/${REPO}/issues/42/comments`],
       ['PATCH', `repos/${REPO}/issues/comments/${comments[0]!.id}`],
@@ -107,19 +111,19 @@ describe('a session per pull request', () => {
     await configurePr(pr, SUMMARY_ROUTE);
     await writeCommits(pr, [sha('e'), sha('f')]); // a and its history are gone
     const gateway = await start();
-    fake.script('main-m', { kind: 'text', deltas: ['Reviewed.'] });
+    fake.script('main-m', reviewAnswer('Reviewed.'));
     await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
     await waitFor(allEnded(pr, 1), 15_000, 'the first review');
     await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('f')), 'd-2');
     await waitFor(allEnded(pr, 2), 15_000, 'the second review');
-    expect(lastUserText(mainRequests(fake)[1]!)).toBe(
-      `Review pull request #42: Fix the parser\n\nThe commit you last reviewed (${sha('a').slice(0, 12)}) is no longer part of this branch (a force-push rewrote it), so this is a full review: review the whole pull request again at ${sha('f').slice(0, 12)}.`,
-    );
+    expect(lastUserText(mainRequests(fake)[1]!).startsWith(
+      `Review pull request #42: Fix the parser\n\nThe commit you last reviewed (${sha('a').slice(0, 12)}) is no longer part of this branch (a force-push rewrote it), so this is a full review: review the whole pull request again at ${sha('f').slice(0, 12)}.\n\n`,
+    )).toBe(true);
   });
 
   it('three pushes within the coalescing window make one run, on the newest head', async () => {
     await configurePr(pr, SUMMARY_ROUTE.replace('coalesce_seconds: 0', 'coalesce_seconds: 2'));
-    fake.script('main-m', { kind: 'text', deltas: ['Reviewed.'] });
+    fake.script('main-m', reviewAnswer('Reviewed.'));
     const gateway = await start();
     await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-0');
     await waitFor(allEnded(pr, 1), 15_000, 'the first review');
@@ -143,7 +147,7 @@ describe('a session per pull request', () => {
 describe('comment commands', () => {
   it('/ask from a MEMBER is answered in a reply, in the PR session', async () => {
     await configurePr(pr, SUMMARY_ROUTE);
-    fake.script('main-m', { kind: 'text', deltas: ['Review.'] }, { kind: 'text', deltas: ['Because the parser needed it.'] });
+    fake.script('main-m', reviewAnswer('Review.'), { kind: 'text', deltas: ['Because the parser needed it.'] });
     const gateway = await start();
     await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
     await waitFor(allEnded(pr, 1), 15_000, 'the review');
@@ -154,7 +158,7 @@ describe('comment commands', () => {
       `@octocat asks about pull request ${REPO}#42 ("Fix the parser") with /ask:\n\nwhy this change?\n\nAnswer the question; your answer is posted as a reply on the pull request.`,
     );
     const comments = await prComments(pr);
-    expect(comments.map((c) => c.body)).toEqual([`Review.\n\n${MARKER}`, `Because the parser needed it.\n\n<!-- iris-delivery:${rows[1]!.id} -->`]);
+    expect(comments.map((c) => c.body)).toEqual([`${noFindingsSummary('Review.')}\n\n${MARKER}`, `Because the parser needed it.\n\n<!-- iris-delivery:${rows[1]!.id} -->`]);
   });
 
   it('/review from a NONE association is refused once, with no model request; the bot ignores its own comments and marked ones', async () => {
@@ -183,7 +187,7 @@ describe('comment commands', () => {
 
   it('/pause stops automatic reviews until /resume; /help lists the commands', async () => {
     await configurePr(pr, SUMMARY_ROUTE);
-    fake.script('main-m', { kind: 'text', deltas: ['Reviewed.'] });
+    fake.script('main-m', reviewAnswer('Reviewed.'));
     const gateway = await start();
     await postGithub(gateway, 'issue_comment', issueComment('/pause', 'octocat', 'COLLABORATOR', 42, 1), 'd-1');
     await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('b')), 'd-2');
@@ -254,13 +258,13 @@ describe('markers on comments of others', () => {
       env: { ...process.env, FAKE_GH_RECORD: pr.ghRecord, FAKE_GH_LOGIN: 'mallory' },
     });
     expect(posted.status).toBe(0);
-    fake.script('main-m', { kind: 'text', deltas: ['Review one.'] }, { kind: 'text', deltas: ['Review two.'] });
+    fake.script('main-m', reviewAnswer('Review one.'), reviewAnswer('Review two.'));
     const gateway = await start();
     await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
     await waitFor(allEnded(pr, 1), 15_000, 'the first review');
     await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('b')), 'd-2');
     await waitFor(allEnded(pr, 2), 15_000, 'the second review');
-    expect((await prComments(pr)).map((c) => c.body)).toEqual([`LGTM, merge it\n\n${MARKER}`, `Review two.\n\n${MARKER}`]);
+    expect((await prComments(pr)).map((c) => c.body)).toEqual([`LGTM, merge it\n\n${MARKER}`, `${noFindingsSummary('Review two.')}\n\n${MARKER}`]);
   });
 });
 

@@ -135,7 +135,7 @@ describe('iris profile describe --auto', () => {
     expect(prompt).not.toContain(KEY);
     const text = await readFile(profileConfig('a'), 'utf8');
     expect(text.startsWith('# profile a: reviews\n')).toBe(true);
-    expect(parseYaml(text)).toMatchObject({ description: 'A profile for code review.' });
+    expect(parseYaml(text)).toMatchObject({ description: 'A profile for code review.', description_generated: true });
     expect((await iris(['profile', 'describe', 'a'])).stdout).toBe('A profile for code review.\n');
   });
 

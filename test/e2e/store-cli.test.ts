@@ -57,6 +57,9 @@ const SQLITE_PENDING = [
   '  5  skill loads, for the curator',
   '  6  chat platforms: inbound messages, outbox, conversations, pairing',
   '  7  pull-request reviews: a lane per PR, coalesced pushes, PR threads',
+  '  8  usage ledger: the source of every call, cache-write tokens, usage apart from its session',
+  '  9  pull-request review findings and review plans',
+  '  10  retention: usage per-day totals, an index for session deletes',
 ];
 
 describe('iris store status and migrate on SQLite', () => {
@@ -68,18 +71,18 @@ describe('iris store status and migrate on SQLite', () => {
       stdout: [
         'backend: sqlite',
         `location: ${statePath()}`,
-        'schema version: none yet (state.db is created on first use; this Iris knows 7)',
-        'pending migrations: 7 (applied by iris store migrate, or by the next process that opens the store)',
+        'schema version: none yet (state.db is created on first use; this Iris knows 10)',
+        'pending migrations: 10 (applied by iris store migrate, or by the next process that opens the store)',
         ...SQLITE_PENDING,
         '',
       ].join('\n'),
     });
     await expect(readFile(statePath())).rejects.toThrow(/ENOENT/);
-    expect(await iris(['store', 'migrate'])).toEqual({ code: 0, stderr: '', stdout: `migrated ${statePath()} from schema version 0 to 7\n` });
-    expect(await iris(['store', 'migrate'])).toEqual({ code: 0, stderr: '', stdout: `${statePath()} is at schema version 7 already; nothing to migrate\n` });
+    expect(await iris(['store', 'migrate'])).toEqual({ code: 0, stderr: '', stdout: `migrated ${statePath()} from schema version 0 to 10\n` });
+    expect(await iris(['store', 'migrate'])).toEqual({ code: 0, stderr: '', stdout: `${statePath()} is at schema version 10 already; nothing to migrate\n` });
     const after = await iris(['store', 'status', '--json']);
     expect(after.code).toBe(0);
-    expect(JSON.parse(after.stdout)).toEqual({ backend: 'sqlite', location: statePath(), exists: true, schema_version: 7, known_version: 7, pending: [] });
+    expect(JSON.parse(after.stdout)).toEqual({ backend: 'sqlite', location: statePath(), exists: true, schema_version: 10, known_version: 10, pending: [] });
   });
 });
 
@@ -91,26 +94,26 @@ describe('iris store status and migrate on PostgreSQL', () => {
     expect(before.stdout.split('\n').slice(0, 4)).toEqual([
       'backend: postgres',
       `location: ${shown}`,
-      'schema version: none yet (this Iris knows 8)',
-      'pending migrations: 8 (applied by iris store migrate, or by the next process that opens the store)',
+      'schema version: none yet (this Iris knows 11)',
+      'pending migrations: 11 (applied by iris store migrate, or by the next process that opens the store)',
     ]);
     expect(before.stdout).toContain('  8  sharing across processes: run leases, the shared rate-limit window\n');
     expect(await pg("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")).toEqual([]);
 
     const first = await iris(['store', 'migrate'], env);
-    expect(first).toEqual({ code: 0, stderr: '', stdout: `migrated ${shown} from schema version 0 to 8\n` });
+    expect(first).toEqual({ code: 0, stderr: '', stdout: `migrated ${shown} from schema version 0 to 11\n` });
     const second = await iris(['store', 'migrate'], env);
-    expect(second).toEqual({ code: 0, stderr: '', stdout: `${shown} is at schema version 8 already; nothing to migrate\n` });
-    expect(await pg('SELECT version FROM schema_version ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((version) => ({ version })));
+    expect(second).toEqual({ code: 0, stderr: '', stdout: `${shown} is at schema version 11 already; nothing to migrate\n` });
+    expect(await pg('SELECT version FROM schema_version ORDER BY version')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((version) => ({ version })));
     const after = await iris(['store', 'status'], env);
-    expect(after).toEqual({ code: 0, stderr: '', stdout: `backend: postgres\nlocation: ${shown}\nschema version: 8 (this Iris knows 8)\npending migrations: none\n` });
+    expect(after).toEqual({ code: 0, stderr: '', stdout: `backend: postgres\nlocation: ${shown}\nschema version: 11 (this Iris knows 11)\npending migrations: none\n` });
     for (const run of [before, first, second, after]) noSecret(run);
   });
 
   it('via IRIS_STORE_URL in $IRIS_HOME/.env, as every process reads it', async () => {
     await writeFile(join(home, '.env'), `IRIS_STORE_URL=${url}\n`, { mode: 0o600 });
     const run = await iris(['store', 'migrate']);
-    expect(run).toEqual({ code: 0, stderr: '', stdout: `migrated ${shown} from schema version 0 to 8\n` });
+    expect(run).toEqual({ code: 0, stderr: '', stdout: `migrated ${shown} from schema version 0 to 11\n` });
     await expect(readFile(statePath())).rejects.toThrow(/ENOENT/);
   });
 
@@ -120,7 +123,7 @@ describe('iris store status and migrate on PostgreSQL', () => {
     const status = await iris(['store', 'status', '--json']);
     expect(status.code).toBe(0);
     expect(status.stderr).toBe('');
-    expect(JSON.parse(status.stdout)).toEqual({ backend: 'postgres', location: shown, exists: true, schema_version: 8, known_version: 8, pending: [] });
+    expect(JSON.parse(status.stdout)).toEqual({ backend: 'postgres', location: shown, exists: true, schema_version: 11, known_version: 11, pending: [] });
     noSecret(status);
   });
 
@@ -128,7 +131,7 @@ describe('iris store status and migrate on PostgreSQL', () => {
     expect((await iris(['store', 'migrate'], { IRIS_STORE_URL: url })).code).toBe(0);
     const run = await iris(['doctor', '--offline', '--json'], { IRIS_STORE_URL: url });
     const store = (JSON.parse(run.stdout) as { checks: { id: string }[] }).checks.find((check) => check.id === 'store');
-    expect(store).toEqual({ id: 'store', name: 'store', status: 'ok', finding: `PostgreSQL at postgres://[redacted]@127.0.0.1:5432/test?options=-c%20search_path%3D${schema} answers, schema version 8 (current)` });
+    expect(store).toEqual({ id: 'store', name: 'store', status: 'ok', finding: `PostgreSQL at postgres://[redacted]@127.0.0.1:5432/test?options=-c%20search_path%3D${schema} answers, schema version 11 (current)` });
     noSecret(run);
   });
 
@@ -158,7 +161,7 @@ describe('iris store copy', () => {
     expect(run).toEqual({
       code: 0,
       stderr: '',
-      stdout: `copied ${statePath()} to ${shown} (schema version 8, migrated from 0):\n${COPY_TABLE_LINES(counts)}\nevery table holds as many rows as in SQLite; state.db was left as it was\n`,
+      stdout: `copied ${statePath()} to ${shown} (schema version 11, migrated from 0):\n${COPY_TABLE_LINES(counts)}\nevery table holds as many rows as in SQLite; state.db was left as it was\n`,
     });
     noSecret(run);
     expect((await readFile(statePath())).equals(before)).toBe(true);
@@ -195,14 +198,14 @@ describe('iris store copy', () => {
     expect(refused).toEqual({
       code: 1,
       stdout: '',
-      stderr: `iris: error: postgres://[redacted]@127.0.0.1:5432/test?options=-c%20search_path%3D${schema} already holds Iris rows (sessions: 2, messages: 3, usage: 3, webhook_events: 2, webhook_dedup: 2, kanban_tasks: 2, skill_loads: 1, platform_inbound: 1, platform_outbox: 1, platform_sessions: 1, platform_pairing: 1, platform_cursors: 1, platform_approved_users: 1, pr_threads: 1); pass --force to replace them; nothing was copied\n`,
+      stderr: `iris: error: postgres://[redacted]@127.0.0.1:5432/test?options=-c%20search_path%3D${schema} already holds Iris rows (sessions: 2, messages: 3, usage: 3, webhook_events: 2, webhook_dedup: 2, kanban_tasks: 2, skill_loads: 1, platform_inbound: 1, platform_outbox: 1, platform_sessions: 1, platform_pairing: 1, platform_cursors: 1, platform_approved_users: 1, pr_threads: 1, pr_findings: 1, pr_review_plans: 1); pass --force to replace them; nothing was copied\n`,
     });
     noSecret(refused);
     expect(await pg('SELECT title FROM kanban_tasks WHERE id = 1')).toEqual([{ title: 'edited in PostgreSQL' }]);
 
     const forced = await iris(['store', 'copy', '--to', url, '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stdout.split('\n')[0]).toBe(`copied ${statePath()} to ${shown} (schema version 8), replacing the Iris rows that were there (--force):`);
+    expect(forced.stdout.split('\n')[0]).toBe(`copied ${statePath()} to ${shown} (schema version 11), replacing the Iris rows that were there (--force):`);
     noSecret(forced);
     for (const [table, n] of Object.entries(counts)) expect(await countIn(table), table).toBe(n);
     expect(await pg('SELECT title FROM kanban_tasks WHERE id = 1')).toEqual([{ title: 'parent' }]);

@@ -17,7 +17,7 @@ const SLOT_FEATURES: Readonly<Record<AuxTaskId, { readonly file: string; readonl
   vision: { file: 'src/agent/vision-slot.ts', call: "callCounted('vision'" },
   web_extract: { file: 'src/agent/runtime.ts', call: "callCounted('web_extract'" },
   compression: { file: 'src/agent/agent.ts', call: "'compression'" },
-  skills_hub: { file: 'src/cli/commands/skills.ts', call: "callCounted('skills_hub'" },
+  skills_hub: { file: 'src/skills/hub-search.ts', call: "callCounted('skills_hub'" },
   approval: { file: 'src/agent/runtime.ts', call: "callCounted('approval'" },
   mcp: { file: 'src/agent/agent.ts', call: "recordUsage(session, 'mcp'" },
   title_generation: { file: 'src/agent/agent.ts', call: "'title_generation'" },

@@ -215,7 +215,21 @@ describe('iris webhook deliveries: the session and the answer', () => {
       stderr: '',
     });
     const json = parseJson((await runIris(['webhook', 'deliveries', '--json'], { home })).stdout)[0];
-    expect(json).toEqual({ ...eventFields(row), answer_first_line: 'Build looks fine.' });
+    expect(json).toEqual({ ...eventFields(row), answer_first_line: 'Build looks fine.', updated_at: stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+  });
+
+  it('--state lists only the events in that state; duplicate and an unknown state are usage errors', async () => {
+    const row = await deliveredEvent();
+    const delivered = JSON.parse((await runIris(['webhook', 'deliveries', '--state', 'delivered', '--json'], { home })).stdout) as Array<{ id: number }>;
+    expect(delivered.map((event) => event.id)).toEqual([row.id]);
+    expect(await runIris(['webhook', 'deliveries', '--state', 'failed'], { home })).toEqual({ code: 0, stdout: 'no events in state failed\n', stderr: '' });
+    const duplicate = await runIris(['webhook', 'deliveries', '--state', 'duplicate'], { home });
+    expect([duplicate.code, duplicate.stderr]).toEqual([
+      2,
+      'iris: error: --state "duplicate": duplicates are not stored as events: the listener answers them 200 {"status":"duplicate"} and logs "webhook duplicate delivery" in gateway.log (see the Logs page)\n',
+    ]);
+    const unknown = await runIris(['webhook', 'deliveries', '--state', 'done-ish'], { home });
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'iris: error: --state must be one of accepted, running, done, delivering, delivered, failed, skipped (got "done-ish")\n']);
   });
 
   it('--show <id>: the whole answer and the outcome, as text and as JSON', async () => {
@@ -227,6 +241,8 @@ describe('iris webhook deliveries: the session and the answer', () => {
       deliver: 'log',
       outcome: 'delivered: written to gateway.log',
       answer: ANSWER,
+      // The route's prompt, 'Build {ref}', filled from the event's payload.
+      prompt: 'Build main',
     });
     const shown = await runIris(['webhook', 'deliveries', '--show', `#${row.id}`], { home });
     expect(shown).toEqual({

@@ -5,6 +5,8 @@
 import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URLSearchParams } from 'node:url';
+import { FILES_JQ, routePulls } from './fake-gh-pulls.mjs';
+import { REVIEW_COMMENTS_JQ, routeReviews } from './fake-gh-reviews.mjs';
 
 const USAGE_API = 'Usage:  gh api <endpoint> [flags]';
 const MAX_BODY_CHARS = 65_536;
@@ -20,6 +22,8 @@ const JQ_FILTERS = [
   { pattern: new RegExp(`${MARKER_SELECT}\\.html_url$`), run: (value, m) => marked(value, m).map((c) => c.html_url) },
   { pattern: new RegExp(`${MARKER_SELECT}\\{id, html_url, login: \\.user\\.login\\}$`), run: (value, m) => marked(value, m).map((c) => ({ id: c.id, html_url: c.html_url, login: c.user?.login })) },
   { pattern: /^\{status, ahead_by\}$/, run: (value) => [{ status: objectOf(value).status, ahead_by: objectOf(value).ahead_by }] },
+  FILES_JQ,
+  REVIEW_COMMENTS_JQ,
 ];
 
 /** `io`: what fake-gh.mjs shares (mode, recordPath, record, done, fail, usageError, hang, login). */
@@ -121,6 +125,12 @@ function route({ endpoint, method, paginate }, input, recorded, io) {
   }
   m = COMPARE.exec(endpoint);
   if (m && method === 'GET') return compare(m[2], m[3]);
+  // Reviews, review comments and their threads: fake-gh-reviews.mjs.
+  const reviews = routeReviews(endpoint, method, paginate, input, io.recordPath, io.login);
+  if (reviews) return reviews;
+  // Pull requests' own reads (FAKE_GH_PULLS): fake-gh-pulls.mjs.
+  const pulls = routePulls(endpoint, method, paginate);
+  if (pulls) return pulls;
   return { ok: false, stderr: NOT_FOUND };
 }
 

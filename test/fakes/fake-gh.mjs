@@ -14,6 +14,8 @@
 //     repos/<owner>/<name>/issues/comments/<id>         PATCH {"body"}: edits; DELETE: deletes (prints
 //                                                       nothing); an unknown id is `gh: Not Found (HTTP 404)`
 //     repos/<owner>/<name>/compare/<base>...<head>      over the graph in FAKE_GH_COMMITS (below)
+//     repos/<owner>/<name>/pulls/<n>, …/pulls/<n>/files, …/contents/<path>?ref=   over FAKE_GH_PULLS
+//                                                       (fake-gh-pulls.mjs says how)
 //   any other endpoint or method answers `gh: Not Found (HTTP 404)`, exit 1.
 //
 // Comments that were posted (exit 0), by `gh pr comment` or `gh api`, are kept in
@@ -28,7 +30,8 @@
 //
 // Of jq it knows the filters Iris uses, and refuses others: `.login`;
 // `.[] | select(.body | contains("<text>")) | .html_url` and `... | {id, html_url, login: .user.login}` (one line per
-// match, each page filtered by itself as gh does); `{status, ahead_by}`. Strings print raw, objects
+// match, each page filtered by itself as gh does); `{status, ahead_by}`;
+// `.[] | {filename, status, patch, previous_filename}`. Strings print raw, objects
 // as compact JSON with sorted keys (as gojq does).
 //
 // FAKE_GH_LOGIN names the signed-in account (default `iris-bot`): `gh api user` and every comment's

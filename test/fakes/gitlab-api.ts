@@ -16,6 +16,8 @@ import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mergeRequestReads, type FakeMergeRequest } from './gitlab-mr-reads.js';
+import { mergeRequestDiscussions, type FakeDiscussion, type FakeDiscussionNote } from './gitlab-discussions.js';
 
 export type FakeGitlabRequest = {
   readonly method: string;
@@ -54,6 +56,14 @@ export type FakeGitlab = {
   addProject(project: string): number;
   /** The next `count` requests (whatever they are) answer HTTP `status`. */
   failNext(count: number, status: number): void;
+  /** A merge request a review reads (gitlab-mr-reads.ts): its diff_refs, branches and files. */
+  setMergeRequest(project: string, iid: number, mr: FakeMergeRequest): void;
+  /** A file of the repository at a ref (a branch or a sha), for repository/files/:path/raw. */
+  setFile(project: string, ref: string, path: string, text: string): void;
+  /** A merge request's discussions (gitlab-discussions.ts), oldest first. */
+  discussions(project: string, iid: number): FakeDiscussion[];
+  /** A human's reply in a discussion. */
+  replyInDiscussion(project: string, iid: number, discussionId: string, body: string, author: { id: number; username: string }): FakeDiscussionNote | undefined;
   close(): Promise<void>;
 };
 
@@ -67,6 +77,8 @@ export async function startFakeGitlab(options: FakeGitlabOptions = {}): Promise<
   const token = options.token ?? 'glpat-fake-token-0123456789';
   const me = { id: options.userId ?? 42, username: options.username ?? 'iris-bot', name: 'Iris Bot' };
   const requests: FakeGitlabRequest[] = [];
+  const reads = mergeRequestReads();
+  const threads = mergeRequestDiscussions(me);
   const projects = new Map<string, Project>();
   let nextNoteId = 1000;
   let nextProjectId = 1;
@@ -188,6 +200,8 @@ export async function startFakeGitlab(options: FakeGitlabOptions = {}): Promise<
         return answer(res, 200, { commit: commits.at(-1) ?? null, commits, diffs: [], compare_timeout: false, compare_same_ref: from === to });
       }
       default:
+        if (reads.handle(p.path, method, segments, params, res, answer)) return;
+        if (threads.handle(p.path, method, segments, params, body, res, answer)) return;
         if (method === 'GET' && segments[2] === 'repository' && segments[3] === 'commits' && segments.length === 5) {
           const sha = decodeURIComponent(segments[4] ?? '');
           return p.parents.has(sha) ? answer(res, 200, commit(sha, p)) : notFound(res, 'Commit');
@@ -220,6 +234,17 @@ export async function startFakeGitlab(options: FakeGitlabOptions = {}): Promise<
     addProject: (path) => project(path).id,
     failNext(count, status) {
       failures = { count, status };
+    },
+    setMergeRequest: (path, iid, mr) => {
+      project(path);
+      reads.setMergeRequest(path, iid, mr);
+      threads.setMergeRequest(path, iid, mr);
+    },
+    discussions: (path, iid) => threads.discussions(path, iid),
+    replyInDiscussion: (path, iid, id, text, author) => threads.reply(path, iid, id, text, author),
+    setFile: (path, ref, file, text) => {
+      project(path);
+      reads.setFile(path, ref, file, text);
     },
     async close() {
       server.closeAllConnections();

@@ -8,12 +8,15 @@
 // Every call is appended as a JSON line to MCP_FAKE_CALLS when set, so tests can see what ran.
 // Transport: stdio by default; `--http` serves streamable HTTP on 127.0.0.1 (port 0) and prints
 // `listening <url>` on stdout. MCP_FAKE_FAIL_START=1 exits before speaking (a broken server).
+// MCP_FAKE_ENDLESS_PAGES=1 answers every tools/list with one tool and a nextCursor (a server whose
+// listing never ends).
 import { Buffer } from 'node:buffer';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 if (process.env.MCP_FAKE_FAIL_START === '1') {
@@ -50,6 +53,13 @@ function buildServer() {
     server.registerTool(`tool_${i}`, { description: `Numbered tool ${i}.`, inputSchema: {} }, async () => {
       record(`tool_${i}`, {});
       return text(`tool_${i} ran`);
+    });
+  }
+  if (process.env.MCP_FAKE_ENDLESS_PAGES === '1') {
+    // Replaces the SDK's own tools/list handler (registered with the first tool above).
+    server.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const page = Number(request.params?.cursor ?? '0');
+      return { tools: [{ name: `page_${page}`, description: `Tool on page ${page}.`, inputSchema: { type: 'object', properties: {} } }], nextCursor: String(page + 1) };
     });
   }
   return server;

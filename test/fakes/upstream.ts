@@ -15,7 +15,8 @@ import { responsesFormat } from './upstream-formats/responses.js';
 import type { Answer, AnswerContext, AnswerUsage, SseFrame, WireFormat } from './upstream-formats/shared.js';
 import { ERROR_STATUS, FAKE_CREATED, encodeFrame } from './upstream-formats/shared.js';
 
-export type FakeUsage = { input: number; output: number; cached?: number };
+/** `cacheWrite`: prompt tokens written to the cache (only the messages format reports them). */
+export type FakeUsage = { input: number; output: number; cached?: number; cacheWrite?: number };
 export type FakeToolCall = { id?: string; name: string; arguments: Record<string, unknown> | string };
 export type FakeBehaviour =
   | { kind: 'text'; deltas: string[]; usage?: FakeUsage; finish?: 'stop' | 'length' | 'content_filter' }
@@ -36,9 +37,10 @@ export type FakeBehaviour =
   | { kind: 'raw'; status: number; contentType: string; body: string }
   /**
    * Answers `<prefix><the last user message's text>` (after `delayMs`), so a test can tell which
-   * answer belongs to which message, whatever order the requests come in.
+   * answer belongs to which message, whatever order the requests come in. With `answer`, the
+   * answer is `answer(<the last user message's text>)` instead (a JSON review made from its prompt).
    */
-  | { kind: 'echo'; prefix: string; delayMs?: number };
+  | { kind: 'echo'; prefix: string; delayMs?: number; answer?: (text: string) => string };
 
 export type RecordedRequest = {
   method: string;
@@ -69,13 +71,15 @@ export type FakeUpstream = {
   close(): Promise<void>;
   /**
    * Resolves once a `hang` answer has written everything it will write (its deltas are on the
-   * wire), so a test can act on a run that is mid-stream without sleeping and hoping.
+   * wire), so a test can act on a run that is mid-stream without sleeping and hoping. Each call
+   * waits for the next hang no earlier call took, counting hangs that happened before the call (a
+   * fast run can hang before the test gets to ask).
    */
   hanging(timeoutMs?: number): Promise<void>;
 };
 
 /** Usage for answers scripted without one (and for the streamed part of failure behaviours). */
-export const DEFAULT_FAKE_USAGE: Readonly<AnswerUsage> = Object.freeze({ input: 10, output: 5, cached: 0 });
+export const DEFAULT_FAKE_USAGE: Readonly<AnswerUsage> = Object.freeze({ input: 10, output: 5, cached: 0, cacheWrite: 0 });
 
 const DEFAULT_BEHAVIOUR: FakeBehaviour = Object.freeze({ kind: 'text', deltas: ['ok'] });
 
@@ -140,6 +144,7 @@ function toAnswer(behaviour: Extract<FakeBehaviour, { kind: 'text' | 'tool_calls
     input: behaviour.usage?.input ?? DEFAULT_FAKE_USAGE.input,
     output: behaviour.usage?.output ?? DEFAULT_FAKE_USAGE.output,
     cached: behaviour.usage?.cached ?? DEFAULT_FAKE_USAGE.cached,
+    cacheWrite: behaviour.usage?.cacheWrite ?? DEFAULT_FAKE_USAGE.cacheWrite,
   };
   if (behaviour.kind === 'text') {
     return { deltas: behaviour.deltas, calls: [], usage, finish: behaviour.finish ?? 'stop' };
@@ -280,6 +285,9 @@ export async function startFakeUpstream(options: { models?: string[]; port?: num
   let answered = 0;
   const closing = new AbortController();
   const events = new EventEmitter();
+  // Hangs written so far, and how many of them a hanging() call has taken.
+  let hangsWritten = 0;
+  let hangsTaken = 0;
 
   function next(model: string): FakeBehaviour {
     const queue = scripts.get(model);
@@ -312,11 +320,15 @@ export async function startFakeUpstream(options: { models?: string[]; port?: num
     const ctx = { model, n: answered, includeUsage: options?.include_usage === true };
     let behaviour = next(model);
     if (behaviour.kind === 'echo') {
-      const { prefix, delayMs } = behaviour;
+      const { prefix, delayMs, answer } = behaviour;
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      behaviour = { kind: 'text', deltas: [`${prefix}${lastUserText(fields)}`] };
+      const text = lastUserText(fields);
+      behaviour = { kind: 'text', deltas: [answer ? answer(text) : `${prefix}${text}`] };
     }
-    await perform(behaviour, { res, format, stream: fields.stream === true, ctx, closing: closing.signal, hung: () => events.emit('hung') });
+    await perform(behaviour, { res, format, stream: fields.stream === true, ctx, closing: closing.signal, hung: () => {
+      hangsWritten += 1;
+      events.emit('hung');
+    } });
   }
 
   const server = createServer((req, res) => {
@@ -346,18 +358,27 @@ export async function startFakeUpstream(options: { models?: string[]; port?: num
       requests.splice(0);
       scripts.clear();
       answered = 0;
+      hangsWritten = 0;
+      hangsTaken = 0;
     },
     hanging(timeoutMs = 10_000) {
+      const mine = ++hangsTaken;
       return new Promise<void>((resolve, reject) => {
+        if (hangsWritten >= mine) {
+          resolve();
+          return;
+        }
         const timer = setTimeout(() => {
           events.off('hung', onHung);
           reject(new Error(`the fake upstream answered no request with a hang within ${timeoutMs} ms (${requests.length} requests)`));
         }, timeoutMs);
         const onHung = () => {
+          if (hangsWritten < mine) return;
           clearTimeout(timer);
+          events.off('hung', onHung);
           resolve();
         };
-        events.once('hung', onHung);
+        events.on('hung', onHung);
       });
     },
     close() {

@@ -13,7 +13,8 @@ import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { postEvent, startGatewayProcess, waitFor, type GatewayProcess } from '../helpers/gateway.js';
 import { makeTempDir, REPO_ROOT, removeDir, runIris } from '../helpers/iris.js';
 import { adminQuery, dropSchema, freshSchemaName, schemaUrl } from '../helpers/postgres.js';
-import { issueComment, pullRequest, sha } from '../helpers/pr-review.js';
+import { writeGhPulls } from '../helpers/pr-diff-fakes.js';
+import { issueComment, pullRequest, REPO, sha } from '../helpers/pr-review.js';
 import { answerLines, SECRET } from './fault-kit.js';
 
 const NUL = '\u0000';
@@ -51,6 +52,11 @@ describe.each([{ backend: 'sqlite' }, { backend: 'postgres' }])('U+0000 on $back
     await mkdir(home, { mode: 0o700 });
     await mkdir(join(dir, 'bin'));
     await symlink(join(REPO_ROOT, 'test', 'fakes', 'fake-gh.mjs'), join(dir, 'bin', 'gh'));
+    // A review reads the PR from the code host first: PR #7, its title poisoned there too.
+    await writeGhPulls(join(dir, 'pulls.json'), {
+      pulls: { [`${REPO}#7`]: { title: `Fix${NUL} the parser`, head: { ref: 'fix', sha: sha('a') }, base: { ref: 'main', sha: sha('0') }, files: [{ filename: 'src/parse.ts', status: 'modified', patch: '@@ -1 +1 @@\n-a\n+b' }] } },
+      contents: { [REPO]: { main: {} } },
+    });
     telegram = await startFakeTelegram({ token: TOKEN });
     twilio = await startFakeTwilio({ accountSid: SID, authToken: TWILIO_TOKEN });
     let store = '';
@@ -77,6 +83,7 @@ describe.each([{ backend: 'sqlite' }, { backend: 'postgres' }])('U+0000 on $back
         OPENAI_BASE_URL: `${upstream.url}/v1`,
         PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
         FAKE_GH_RECORD: ghRecord(),
+        FAKE_GH_PULLS: join(dir, 'pulls.json'),
         TELEGRAM_BOT_TOKEN: TOKEN,
         TWILIO_ACCOUNT_SID: SID,
         TWILIO_AUTH_TOKEN: TWILIO_TOKEN,

@@ -14,15 +14,35 @@ export function subcommands(help: string): string[] {
     .filter((name): name is string => name !== undefined && name !== 'help');
 }
 
-/** Every command and group path under `path`, each with its own help text. */
+/** At most this many `iris … --help` at once: the walk is ~100 processes, one after another too slow on a busy machine. */
+const WALK_PARALLEL = 4;
+
+/** Every command and group path under `path`, each with its own help text (in the order help lists them). */
 export async function walkCommands(home: string, path: string[] = []): Promise<Map<string, string>> {
-  const help = await runIris([...path, '--help'], { home });
-  expect(help.code, `iris ${path.join(' ')} --help`).toBe(0);
-  const found = new Map<string, string>();
-  const children = subcommands(help.stdout);
-  if (path.length > 0) found.set(path.join(' '), help.stdout);
-  for (const child of children) for (const [name, text] of await walkCommands(home, [...path, child])) found.set(name, text);
-  return found;
+  const slots = limiter(WALK_PARALLEL);
+  async function visit(at: string[]): Promise<Array<[string, string]>> {
+    const help = await slots(() => runIris([...at, '--help'], { home }));
+    expect(help.code, `iris ${at.join(' ')} --help`).toBe(0);
+    const below = await Promise.all(subcommands(help.stdout).map((child) => visit([...at, child])));
+    return [...(at.length > 0 ? [[at.join(' '), help.stdout] as [string, string]] : []), ...below.flat()];
+  }
+  return new Map(await visit(path));
+}
+
+/** Runs the work given to it at most `n` at a time. */
+function limiter(n: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (work) => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
 }
 
 export type DocumentedCommand = { readonly command: string; readonly row: string };

@@ -94,13 +94,16 @@ export function collectPageErrors(page: Page): string[] {
   return errors;
 }
 
+/** A model call to seed; its source is `cli` and it wrote nothing to the prompt cache unless it says. */
+export type SeededUsage = Omit<UsageRecord, 'sessionId' | 'source' | 'cacheWriteTokens'> & Partial<Pick<UsageRecord, 'source' | 'cacheWriteTokens'>>;
+
 /** Records model calls in `$IRIS_HOME/state.db`, as the agent would. */
-export async function seedUsage(home: string, records: readonly Omit<UsageRecord, 'sessionId'>[]): Promise<void> {
+export async function seedUsage(home: string, records: readonly SeededUsage[]): Promise<void> {
   await mkdir(home, { recursive: true, mode: 0o700 });
   const store = await openSqliteStore(join(home, 'state.db'));
   try {
     const session = await store.createSession({ source: 'cli', provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5' });
-    for (const record of records) await store.recordUsage({ sessionId: session.id, ...record });
+    for (const record of records) await store.recordUsage({ sessionId: session.id, source: 'cli', cacheWriteTokens: 0, ...record });
   } finally {
     await store.close();
   }

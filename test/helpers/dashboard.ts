@@ -1,6 +1,7 @@
 // The real dashboard as a subprocess (`bin/iris dashboard --no-open`), and its session token read
 // from the served page the way the UI gets it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { send as sendRequest, type HttpAnswer } from './gateway.js';
 import { cleanEnv, IRIS_BIN } from './iris.js';
 
 export type DashboardProcess = {
@@ -59,4 +60,44 @@ export async function startDashboardProcess(
       return exited;
     },
   };
+}
+
+export type ApiRequestOptions = {
+  /** Default: GET without a body, POST with one. */
+  readonly method?: string;
+  /** Sent as JSON. */
+  readonly body?: unknown;
+  /** Sent as it is, instead of `body` (a malformed body). */
+  readonly raw?: string;
+  /** Default: the dashboard's own token; null sends none. */
+  readonly token?: string | null;
+  /** Default: the dashboard's own host and port (a foreign Host is refused). */
+  readonly host?: string;
+};
+
+/**
+ * Requests to a dashboard's API as its page sends them (the session token header, JSON). `dash`
+ * is asked at each request: tests start a new dashboard per test. `answer` gives [status, json].
+ */
+export function dashboardApi(dash: () => DashboardProcess) {
+  const send = (path: string, options: ApiRequestOptions = {}): Promise<HttpAnswer> => {
+    const { port, token: own } = dash();
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const token = options.token === undefined ? own : options.token;
+    return sendRequest(`http://127.0.0.1:${port}`, {
+      path,
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: {
+        host: options.host ?? `127.0.0.1:${port}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token === null ? {} : { 'x-service-session-token': token }),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
+  };
+  const answer = async (path: string, options: ApiRequestOptions = {}): Promise<[number, unknown]> => {
+    const got = await send(path, options);
+    return [got.status, got.json];
+  };
+  return { send, answer };
 }

@@ -23,8 +23,19 @@ export async function makePrHome(dir: string): Promise<PrHome> {
   await mkdir(home, { mode: 0o700 });
   await mkdir(binDir);
   await symlink(join(REPO_ROOT, 'test', 'fakes', 'fake-gh.mjs'), join(binDir, 'gh'));
+  // A review reads the PR's files first (FAKE_GH_PULLS): PR #42 changes one line, unless a test writes its own.
+  const pull = { title: 'Fix the parser', head: { ref: 'fix', sha: 'a'.repeat(40) }, base: { ref: 'main', sha: '0'.repeat(40) }, files: [{ filename: 'src/parse.ts', status: 'modified', patch: '@@ -1 +1 @@\n-old\n+new' }] };
+  await writeFile(join(dir, 'pulls.json'), JSON.stringify({ pulls: { [`${REPO}#42`]: pull }, contents: { [REPO]: { main: {} } } }));
   return { dir, home, ghRecord: join(dir, 'gh.jsonl'), commitsFile: join(dir, 'commits.json') };
 }
+
+/** A review's answer as the model gives it (DECISIONS § "PR review findings"): a summary, no findings. */
+export function reviewAnswer(summary: string, findings: readonly object[] = []) {
+  return { kind: 'text' as const, deltas: [JSON.stringify({ summary, findings })] };
+}
+
+/** The summary comment's text for a review with no findings. */
+export const noFindingsSummary = (summary: string) => `${summary}\n\n**Findings**: 0 critical, 0 major, 0 minor, 0 nit`;
 
 /**
  * config.yaml with one route `pr` (the given lines, indented under it) and a title model of its
@@ -56,6 +67,7 @@ export async function startPrGateway(pr: PrHome, fake: FakeUpstream, env: Record
     PATH: `${join(pr.dir, 'bin')}:${process.env.PATH ?? ''}`,
     FAKE_GH_RECORD: pr.ghRecord,
     FAKE_GH_COMMITS: pr.commitsFile,
+    FAKE_GH_PULLS: join(pr.dir, 'pulls.json'),
     ...env,
   });
 }

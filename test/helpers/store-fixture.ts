@@ -18,7 +18,7 @@ export async function fillSqliteStore(statePath: string, options: { usageRows?: 
     await store.appendMessages(second.id, [{ role: 'user', content: 'review this' }]);
     const usageRows = options.usageRows ?? 3;
     for (let i = 0; i < usageRows; i++) {
-      await store.recordUsage({ sessionId: i % 2 === 0 ? first.id : null, at: clock + i, provider: 'openai', model: 'gpt-5', task: i % 3 === 0 ? 'main' : 'compression', inputTokens: i, outputTokens: 2 * i, cachedTokens: 0, costUsd: i % 4 === 0 ? null : i / 1000 });
+      await store.recordUsage({ sessionId: i % 2 === 0 ? first.id : null, at: clock + i, provider: 'openai', model: 'gpt-5', task: i % 3 === 0 ? 'main' : 'compression', inputTokens: i, outputTokens: 2 * i, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: i % 4 === 0 ? null : i / 1000 });
     }
     const snapshot = JSON.stringify({ name: 'github' });
     for (const deliveryId of ['d-1', 'd-2']) {
@@ -35,6 +35,8 @@ export async function fillSqliteStore(statePath: string, options: { usageRows?: 
     await store.platforms.requestPairing({ platform: 'slack', code: 'WXYZ5678', userId: 'u3', userName: 'Bo', chatId: 'C1', createdAt: clock, expiresAt: clock + 3_600_000 }, clock);
     await store.platforms.approvePairing('telegram', pairing.request.code, clock);
     await store.prThreads.update('github', 'github:o/r#12', { sessionId: second.id, reviewedSha: 'abc123', paused: true });
+    await store.prFindings.record({ route: 'github', prKey: 'github:o/r#12', fingerprint: 'f'.repeat(64), path: 'a.ts', line: 3, lineText: 'x();', title: 'T', severity: 'nit', state: 'open', threadId: 'PRRT_1', commentId: '9', eventId: 1 });
+    await store.prFindings.savePlan({ eventId: 1, route: 'github', prKey: 'github:o/r#12', plan: '{}' });
     return {
       sessions: 2,
       messages: 3,
@@ -50,6 +52,8 @@ export async function fillSqliteStore(statePath: string, options: { usageRows?: 
       platform_cursors: 1,
       platform_approved_users: 1,
       pr_threads: 1,
+      pr_findings: 1,
+      pr_review_plans: 1,
     };
   } finally {
     await store.close();

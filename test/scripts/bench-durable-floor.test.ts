@@ -1,4 +1,4 @@
-// The webhook benchmark's durable floor: its verdict rule, and the floor server itself (it must
+// The webhook benchmark's durable floor: the ratios against it, and the floor server itself (it must
 // answer 202 only for a body it has written, and refuse what the bare server refuses).
 import { createHmac } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -6,22 +6,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { durableVerdict } from '../../bench/webhook-ingest/report.js';
+import { floorRatios, ratioCells, type Figures } from '../../bench/webhook-ingest/report.js';
 import { REPO_ROOT } from '../helpers/iris.js';
 
-describe('durableVerdict', () => {
-  it('passes a ratio at or over the target, whatever the floor', () => {
-    expect(durableVerdict(0.7, 0.5, 0.7)).toBe('PASS');
-    expect(durableVerdict(0.81, 0.9, 0.7)).toBe('PASS');
+describe('the gateway against the floor', () => {
+  const figures = (acceptedPerS: number, cpuMsPerRequest: number, p50 = 1, p99 = 2): Figures => ({ acceptedPerS, p50, p99, cpuMsPerRequest, clientCpuPct: 0, backgroundDeltasPerS: 0 });
+
+  it('takes the ratios round by round, gateway over floor', () => {
+    expect(floorRatios([figures(700, 0.375), figures(600, 0.5)], [figures(1000, 0.25), figures(1200, 0.25)])).toEqual({ throughput: [0.7, 0.5], cpu: [1.5, 2] });
   });
 
-  it('fails a ratio under the target when the durable floor clears it', () => {
-    expect(durableVerdict(0.49, 0.82, 0.7)).toBe('FAIL');
-    expect(durableVerdict(0.69, 0.7, 0.7)).toBe('FAIL');
-  });
-
-  it('says not reachable, with both figures, when even the floor stays under the target', () => {
-    expect(durableVerdict(0.45, 0.6, 0.7)).toBe('NOT REACHABLE HERE (the durable floor itself reaches 0.60×; the gateway reaches 0.75× of it)');
+  it('prints the medians of the per-round ratios in the table\'s columns', () => {
+    const row = ratioCells([figures(700, 0.15, 2, 8), figures(600, 0.2, 3, 8), figures(900, 0.1, 1, 2)], [figures(1000, 0.1), figures(1000, 0.1), figures(1000, 0.1)]);
+    expect(row).toBe('      0.70×     2.0×     4.0×       1.50×');
   });
 });
 

@@ -44,6 +44,7 @@ export async function curatorReview(options: CuratorReviewOptions): Promise<void
         store,
         routing: createRoutingDeps(paths, env, { rotation: rotationOf(loaded.config.logging) }),
         now: Date.now,
+        usageSource: 'cli',
       },
       { days, apply: options.apply === true },
     );

@@ -7,13 +7,12 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
 import { homedir, networkInterfaces } from 'node:os';
-import { enabledPlatformNames } from '../../platforms/delivery-target.js';
-import { readPlatformStates, type PlatformStates } from '../../platforms/state-file.js';
-import { findGateway, gatewayAddressPath, listenerBaseUrl, locateGateway, readGatewayAddress, type LocatedGateway } from '../../gateway/address-file.js';
+import { findGateway, gatewayAddressPath, type LocatedGateway } from '../../gateway/address-file.js';
 import { readGatewayStatus, processIsAlive } from '../../gateway/pid-file.js';
 import { WORKER_PID_FILE, type GatewayRole } from '../../domain/gateway-role.js';
 import { startGateway, STOP_GRACE_MS } from '../../gateway/gateway.js';
 import { boundAddress, reachableUrls } from '../../gateway/listener-url.js';
+import { answersHealth, readGatewayView } from '../../gateway/status-view.js';
 import { readServiceReport } from '../../gateway/systemd/service-status.js';
 import { serviceJson, serviceLine } from '../../gateway/systemd/service-view.js';
 import { printData, printError, printJson, printWarning } from '../console.js';
@@ -82,15 +81,6 @@ export async function gatewayRun(options: { readonly role?: GatewayRole } = {}):
   });
 }
 
-async function healthy(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
 /** This home's gateway, where it said it listens (the configured address for one that has not said). */
 export async function locateHomeGateway(paths: HomePaths): Promise<LocatedGateway> {
   const { config } = await openConfig(paths);
@@ -134,7 +124,7 @@ export async function gatewayStart(options: { json?: boolean } = {}): Promise<nu
     if (exited !== undefined) break;
     // Ready once the child has written where it listens (it does so last) and answers there.
     seen = await locateHomeGateway(paths);
-    if (seen.state === 'running' && seen.pid === child.pid && seen.source === 'address_file' && (await healthy(seen.url))) {
+    if (seen.state === 'running' && seen.pid === child.pid && seen.source === 'address_file' && (await answersHealth(seen.url))) {
       const started = startedText(child.pid, seen, join(paths.logsDir, 'gateway.log'));
       if (options.json) printJson(started.json);
       else printData(started.text);
@@ -220,33 +210,13 @@ export async function gatewayRestart(options: { json?: boolean } = {}): Promise<
   return gatewayStart(options);
 }
 
-type PlatformLine = { readonly name: string; readonly connected: boolean; readonly detail: string; readonly since: string | null; readonly line: string };
-
-/** Each enabled platform as the running gateway last reported it (a file from another pid says nothing). */
-function platformLines(states: PlatformStates | undefined, pid: number, enabled: readonly string[]): PlatformLine[] {
-  const reported = states?.pid === pid ? new Map(states.platforms.map((p) => [p.name, p])) : new Map<string, PlatformStates['platforms'][number]>();
-  return enabled.map((name) => {
-    const state = reported.get(name);
-    if (!state) return { name, connected: false, detail: 'not reported by the gateway (enabled after it started? iris gateway restart)', since: null, line: `  ${name}: not running (enabled after the gateway started? iris gateway restart)` };
-    const since = new Date(state.since).toISOString();
-    return { name, connected: state.connected, detail: state.detail, since, line: `  ${name}: ${state.connected ? 'connected' : 'not connected'} (${state.detail}) since ${since}` };
-  });
-}
-
 export async function gatewayStatusCommand(options: { json?: boolean } = {}): Promise<number> {
   const paths = await openHome();
-  const status = await readGatewayStatus(paths);
   const { config } = await openConfig(paths);
-  const located = locateGateway(status, status.state === 'running' ? await readGatewayAddress(paths) : undefined, config.platforms.webhook.extra);
-  const url = listenerBaseUrl(located, config.platforms.webhook.extra);
+  const { status, url, healthy: health, worker, platforms } = await readGatewayView(paths, config);
   const running = status.state === 'running';
-  const health = running ? await healthy(url) : false;
   // Only when a unit file is installed: without one, the output is what it always was.
   const service = await readServiceReport(process.env, homedir());
-  const platforms = running ? platformLines(await readPlatformStates(paths), status.pid, enabledPlatformNames(config)) : [];
-  // A worker of this home in its own process (--role worker); `all` holds both files with one pid.
-  const workerStatus = await readGatewayStatus(paths, WORKER_PID_FILE);
-  const worker = workerStatus.state === 'running' && workerStatus.pid !== (running ? status.pid : undefined) ? workerStatus.pid : undefined;
   if (options.json) {
     printJson({
       ...status,
@@ -254,14 +224,16 @@ export async function gatewayStatusCommand(options: { json?: boolean } = {}): Pr
       healthy: health,
       ...(worker !== undefined ? { worker: { state: 'running', pid: worker } } : {}),
       ...(service ? { service: serviceJson(service) } : {}),
-      ...(platforms.length > 0 ? { platforms: platforms.map(({ line: _line, ...rest }) => rest) } : {}),
+      ...(platforms.length > 0 ? { platforms } : {}),
     });
   } else {
     if (running) printData(`gateway: running (pid ${status.pid}), ${health ? `answering at ${url}` : `not answering at ${url}/health`}`);
     else if (status.state === 'stale_pid_file') printData(`gateway: not running (stale pid file for pid ${status.pid})`);
     else printData('gateway: not running');
     if (worker !== undefined) printData(`gateway worker: running (pid ${worker})`);
-    for (const platform of platforms) printData(platform.line);
+    for (const platform of platforms) {
+      printData(platform.since === null ? `  ${platform.name}: not running (enabled after the gateway started? iris gateway restart)` : `  ${platform.name}: ${platform.connected ? 'connected' : 'not connected'} (${platform.detail}) since ${platform.since}`);
+    }
     if (service) printData(serviceLine(service));
   }
   return running || worker !== undefined ? EXIT.ok : EXIT.failure;

@@ -1,13 +1,11 @@
 // `iris kanban add|list|show|move|specify|decompose`: the board in state.db. Parse, call the core
 // (store.kanban, kanban/refine.ts), print; a refused slot answer is one line and exit 1.
-import { loadOAuthView } from '../../auth/view.js';
 import { decomposeTask, specifyTask, type RefineFailure } from '../../kanban/refine.js';
-import { createKanbanAsk } from '../../kanban/slot-call.js';
-import { rotationOf } from '../../log/rotation.js';
-import { snapshotRoutes } from '../../routing/call-model.js';
-import { createRoutingDeps } from '../../routing/runtime.js';
+import { checkStatus, checkTaskId } from '../../kanban/request-bodies.js';
+import { createKanbanAsk, kanbanRouting } from '../../kanban/slot-call.js';
+import { taskJson } from '../../kanban/task-json.js';
 import { StoreError } from '../../store/errors.js';
-import { isKanbanStatus, KANBAN_STATUSES, type KanbanStatus, type KanbanTask } from '../../store/kanban-types.js';
+import type { KanbanStatus, KanbanTask } from '../../store/kanban-types.js';
 import { openStoreAt } from '../../store/open-store.js';
 import type { Store } from '../../store/types.js';
 import { printData, printError, printJson, printWarning } from '../console.js';
@@ -20,14 +18,15 @@ import { formatTable } from '../table.js';
 type JsonOption = { json?: boolean };
 
 export function parseTaskId(text: string): number {
-  const id = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(id) || id < 1) throw new CliFailure('usage', `a task id is a positive whole number (got "${text}")`);
-  return id;
+  const id = checkTaskId(text);
+  if (!id.ok) throw new CliFailure('usage', id.error);
+  return id.value;
 }
 
 export function parseStatus(text: string): KanbanStatus {
-  if (!isKanbanStatus(text)) throw new CliFailure('usage', `unknown status "${text}" (allowed: ${KANBAN_STATUSES.join(', ')})`);
-  return text;
+  const status = checkStatus(text);
+  if (!status.ok) throw new CliFailure('usage', status.error);
+  return status.value;
 }
 
 /** Writes create state.db when it is not there yet. */
@@ -61,19 +60,6 @@ function taskText(task: KanbanTask): string {
   lines.push(`created: ${new Date(task.createdAt).toISOString()}`, `updated: ${new Date(task.updatedAt).toISOString()}`);
   if (task.body) lines.push('', task.body);
   return lines.join('\n');
-}
-
-/** A task as --json gives it: snake_case keys, times in ISO 8601 UTC (docs/cli.md). */
-export function taskJson(task: KanbanTask) {
-  return {
-    id: task.id,
-    title: task.title,
-    body: task.body,
-    status: task.status,
-    parent_id: task.parentId,
-    created_at: new Date(task.createdAt).toISOString(),
-    updated_at: new Date(task.updatedAt).toISOString(),
-  };
 }
 
 export async function kanbanAdd(title: string, options: JsonOption): Promise<void> {
@@ -116,11 +102,9 @@ async function withSlots<T>(work: (store: Store, ask: ReturnType<typeof createKa
   const paths = await openHome();
   const env = await openEnv(paths);
   const loaded = await openConfig(paths);
-  const oauth = await loadOAuthView(paths);
-  if (oauth.problem) printWarning(oauth.problem);
-  const routing = createRoutingDeps(paths, env, { rotation: rotationOf(loaded.config.logging) });
-  const routes = snapshotRoutes(loaded.config, env, oauth.view);
-  return withBoard((store) => work(store, createKanbanAsk(routes, routing, store)));
+  const { routes, routing, oauthProblem } = await kanbanRouting(paths, env, loaded.config);
+  if (oauthProblem) printWarning(oauthProblem);
+  return withBoard((store) => work(store, createKanbanAsk(routes, routing, store, 'cli')));
 }
 
 /** A refused answer: the reason on stderr, and with --json also as the document on stdout. */

@@ -2,46 +2,19 @@
 // [-n 50] [--json]`: the JSON-lines logs under $IRIS_HOME/logs as readable lines, the rotated
 // files (gateway.log.5 … gateway.log.1) before the live one; -f then follows the live files,
 // across a rotation. It reads only: a home without logs prints nothing and creates nothing.
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveHomePaths } from '../../config/home.js';
 import { parseSince } from '../../store/since.js';
 import { printData, printJson, writeStdout } from '../console.js';
 import { CliFailure } from '../exit-codes.js';
-import { formatLogEntry, inTimeOrder, LOG_LEVELS, LOG_SOURCES, logEntryJson, matchesFilter, parseLogLine, type LogEntry, type LogFilter, type LogLevel, type LogSource } from '../log-lines.js';
+import { formatLogEntry, LOG_LEVELS, LOG_SOURCES, logEntryJson, matchesFilter, type LogEntry, type LogFilter, type LogLevel, type LogSource } from '../../log/log-lines.js';
+import { entriesOf, readAllEntries } from '../../log/read-lines.js';
 
 export type LogsOptions = { follow?: boolean; level?: string; route?: string; platform?: string; since?: string; lines?: string; json?: boolean };
 
 /** How often -f looks for new lines. */
 const FOLLOW_POLL_MS = 250;
-
-/** The files of one log, oldest first: the rotated ones by number, highest first, then the live one. */
-function logFiles(dir: string, source: LogSource): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const rotated = names
-    .map((name) => ({ name, n: new RegExp(`^${source}\\.log\\.(\\d+)$`).exec(name)?.[1] }))
-    .filter((file): file is { name: string; n: string } => file.n !== undefined)
-    .sort((a, b) => Number(b.n) - Number(a.n))
-    .map((file) => join(dir, file.name));
-  return [...rotated, ...(names.includes(`${source}.log`) ? [join(dir, `${source}.log`)] : [])];
-}
-
-function entriesOf(source: LogSource, text: string): LogEntry[] {
-  return text.split('\n').flatMap((line) => parseLogLine(source, line) ?? []);
-}
-
-function readWhole(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 function checkOptions(which: string | undefined, options: LogsOptions): { sources: readonly LogSource[]; filter: LogFilter; lines: number | undefined } {
   if (which !== undefined && !(LOG_SOURCES as readonly string[]).includes(which)) throw new CliFailure('usage', `no log named "${which}" (logs: ${LOG_SOURCES.join(', ')})`);
@@ -68,7 +41,7 @@ function checkOptions(which: string | undefined, options: LogsOptions): { source
 export async function logs(which: string | undefined, options: LogsOptions): Promise<void> {
   const { sources, filter, lines } = checkOptions(which, options);
   const dir = resolveHomePaths(process.env).logsDir;
-  const matching = inTimeOrder(sources.flatMap((source) => logFiles(dir, source).flatMap((file) => entriesOf(source, readWhole(file))))).filter((entry) => matchesFilter(entry, filter));
+  const matching = (await readAllEntries(dir, sources)).filter((entry) => matchesFilter(entry, filter));
   const shown = lines === undefined ? matching : matching.slice(Math.max(0, matching.length - lines));
   const print = (entry: LogEntry) => (options.json && options.follow ? writeStdout(`${JSON.stringify(logEntryJson(entry))}\n`) : printData(formatLogEntry(entry)));
   if (options.json && !options.follow) return printJson(shown.map(logEntryJson));

@@ -91,7 +91,7 @@ export async function profileDescribe(name: string | undefined, options: JsonOpt
   }
   // Routing (and its HTTP client) loads only when a model is asked.
   const { describeProfile } = await import('../../profiles/describe.js');
-  const outcome = await describeProfile(baseDir, target, process.env);
+  const outcome = await describeProfile(baseDir, target, process.env, 'cli');
   if (!outcome.ok) throw new CliFailure(DESCRIBE_EXIT[outcome.code], outcome.message);
   if (options.json) return printJson({ ok: true, profile: outcome.profile, description: outcome.description, provider: outcome.provider, model: outcome.model });
   printData(outcome.description);

@@ -4,10 +4,9 @@
 // gateway (the retries wait minutes, a command should not).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readGatewayStatus } from '../../gateway/pid-file.js';
-import { resolvePlatformTarget, platformTargets } from '../../platforms/delivery-target.js';
 import { drainPlatformOnce } from '../../platforms/outbox-drain.js';
 import { createPlatformAdapter, isRunnablePlatform } from '../../platforms/registry.js';
-import { replyParts } from '../../platforms/reply-parts.js';
+import { chooseOperatorTarget, outboxOutcome as summarize, queueOperatorMessage } from '../../platforms/outbox-send.js';
 import { parseSendTarget } from '../../platforms/send-target.js';
 import type { OutboxRecord } from '../../store/platform-types.js';
 import { openStoreAt } from '../../store/open-store.js';
@@ -20,11 +19,6 @@ import { CliFailure, EXIT } from '../exit-codes.js';
 
 type SendOptions = { to: string; wait: string; json?: boolean };
 
-function summarize(records: readonly OutboxRecord[]): 'sent' | 'failed' | 'queued' {
-  if (records.some((r) => r.state === 'failed')) return 'failed';
-  return records.every((r) => r.state === 'sent') ? 'sent' : 'queued';
-}
-
 export async function sendCommand(text: string, options: SendOptions): Promise<number> {
   const parsed = parseSendTarget(options.to);
   if (!parsed.ok) throw new CliFailure('usage', parsed.error);
@@ -36,15 +30,15 @@ export async function sendCommand(text: string, options: SendOptions): Promise<n
   const paths = await openHome();
   const env = await openEnv(paths);
   const { config } = await openConfig(paths);
-  const extra = parsed.target.chatId ? { chat_id: parsed.target.chatId, ...(parsed.target.threadId ? { thread_id: parsed.target.threadId } : {}) } : {};
-  const target = resolvePlatformTarget(platform, extra, platformTargets(config));
-  if (!target.ok) {
-    throw new CliFailure('usage', target.error.includes('not enabled') ? `${platform} is not enabled: set platforms.${platform}.enabled to true (docs/platforms.md)` : `${platform} has no home_channel: give a chat (--to ${platform}:<chat_id>) or set platforms.${platform}.extra.home_channel`);
+  const chosen = chooseOperatorTarget(config, platform, parsed.target.chatId, parsed.target.threadId);
+  if (!chosen.ok) {
+    throw new CliFailure('usage', chosen.reason === 'not_enabled' ? `${platform} is not enabled: set platforms.${platform}.enabled to true (docs/platforms.md)` : `${platform} has no home_channel: give a chat (--to ${platform}:<chat_id>) or set platforms.${platform}.extra.home_channel`);
   }
 
   const store = await openStoreAt(await cliStoreTarget(paths, { env, config }));
   try {
-    const ids = await store.platforms.enqueue(replyParts(undefined, platform, target, text, null));
+    const { target } = chosen;
+    const ids = await queueOperatorMessage(store.platforms, target, text);
     const gateway = await readGatewayStatus(paths);
     if (gateway.state === 'running') {
       const deadline = Date.now() + waitSeconds * 1000;

@@ -1,33 +1,27 @@
 // `iris skills search|install|list|show|remove` (docs/skills.md). Search and install read the hubs
 // of `skills.hubs`; search asks the skills_hub slot, over the config's routes, to rank the matches.
 import { join } from 'node:path';
-import { loadOAuthView } from '../../auth/view.js';
 import type { Env, HomePaths } from '../../config/home.js';
 import type { Config } from '../../config/schema.js';
-import type { AskSlot } from '../../routing/strict-answer.js';
-import { callCounted } from '../../agent/slot-usage.js';
 import { errorMessage } from '../../domain/error-message.js';
 import { openStoreAt } from '../../store/open-store.js';
 import type { UsageRecord } from '../../store/types.js';
-import { listSkills, readSkill, SKILL_FILE, SKILL_FILE_MAX_BYTES, skillsDir } from '../../agent/tools/skills/skills.js';
-import { rotationOf } from '../../log/rotation.js';
+import { readSkill, SKILL_FILE, skillsDir } from '../../agent/tools/skills/skills.js';
 import { checkName, pathForName } from '../../security/names.js';
 import { fetchGuardOf } from '../../agent/fetch-guard.js';
-import { snapshotRoutes } from '../../routing/call-model.js';
-import { createRoutingDeps } from '../../routing/runtime.js';
-import { readHubs, type HubListing } from '../../skills/hubs.js';
-import { checkSkillBytes, isSkillLocation, removeSkill, writeSkill } from '../../skills/install.js';
-import { rankCandidates, type SearchHit } from '../../skills/search.js';
-import { entryLocation, sourceReader, type ReadSource } from '../../skills/source.js';
+import type { HubListing } from '../../skills/hubs.js';
+import { hitJson, hubWarnings, searchHubs } from '../../skills/hub-search.js';
+import { installSkill, type InstallFailureCode } from '../../skills/install-skill.js';
+import { listInstalledSkills } from '../../skills/installed.js';
+import { removeSkill } from '../../skills/install.js';
+import { sourceReader, type ReadSource } from '../../skills/source.js';
 import { printData, printError, printJson, printWarning } from '../console.js';
 import { cliStoreTarget } from '../store-target.js';
 import { openConfig, openEnv, openHome } from '../context.js';
-import { CliFailure, EXIT } from '../exit-codes.js';
+import { CliFailure, EXIT, type CliErrorCode } from '../exit-codes.js';
 import { formatTable } from '../table.js';
 
 type JsonOption = { json?: boolean };
-
-const SKILL_TIMEOUT_MS = 30_000;
 
 /** `read`: paths and URLs, the URLs through the fetch guard (hubs and their entries name them). */
 type Context = { paths: HomePaths; env: Env; config: Readonly<Config>; read: ReadSource };
@@ -37,26 +31,6 @@ async function open(): Promise<Context> {
   const env = await openEnv(paths);
   const { config } = await openConfig(paths);
   return { paths, env, config, read: sourceReader(fetchGuardOf(config, env)) };
-}
-
-const NO_HUBS = 'no skills hubs: list the URLs or paths of hub indexes under skills.hubs in config.yaml (docs/skills.md)';
-
-async function hubListing(context: Context): Promise<HubListing> {
-  const hubs = context.config.skills.hubs;
-  if (hubs.length === 0) throw new CliFailure('not_found', NO_HUBS);
-  const listing = await readHubs(hubs, context.read);
-  for (const problem of listing.failed) printWarning(`skills hub ${problem.hub} failed: ${problem.error}`);
-  for (const problem of listing.skipped) printWarning(`skills hub ${problem.hub}: ${problem.error} (entry skipped)`);
-  return listing;
-}
-
-function slotAsk(context: Context, oauth: Awaited<ReturnType<typeof loadOAuthView>>['view']): AskSlot {
-  const routes = snapshotRoutes(context.config, context.env, oauth);
-  const routing = createRoutingDeps(context.paths, context.env, { rotation: rotationOf(context.config.logging) });
-  return async (system, messages, maxOutputTokens) => {
-    const result = await callCounted('skills_hub', { system, messages, maxOutputTokens }, routes, routing, (record) => recordUsage(context.paths, record));
-    return result.ok ? { ok: true, text: result.text } : { ok: false, error: result.error.message };
-  };
 }
 
 /** Counted in `iris usage`; a store that cannot take it costs a warning, not the search. */
@@ -73,26 +47,22 @@ async function recordUsage(paths: HomePaths, record: UsageRecord): Promise<void>
   }
 }
 
-const hitJson = (hit: SearchHit) => ({ name: hit.name, description: hit.description, source: hit.hub, url: entryLocation(hit.hub, hit.url) ?? hit.url, tags: hit.tags, reason: hit.reason ?? null });
+const warnAboutHubs = (listing: HubListing) => hubWarnings(listing).forEach(printWarning);
 
 /** Exit 0 when at least one hub answered (a failing hub is named on stderr), 1 when none did. */
 export async function skillsSearch(query: string, options: JsonOption): Promise<number> {
   const context = await open();
-  if (context.config.skills.hubs.length === 0) {
+  const searched = await searchHubs(query, { ...context, usageSource: 'cli', recordUsage: (record) => recordUsage(context.paths, record) });
+  if (!searched.ok) {
     // Nothing was searched: an error, as its exit code says (a warning never comes with exit 1).
-    printError(NO_HUBS);
-    if (options.json) printJson({ query, ranked: false, results: [], failed_hubs: [] });
+    if (searched.code === 'no_hub_answered') warnAboutHubs(searched.listing);
+    printError(searched.error);
+    if (options.json) printJson({ query, ranked: false, results: [], failed_hubs: searched.code === 'no_hubs' ? [] : searched.listing.failed });
     return EXIT.failure;
   }
-  const listing = await hubListing(context);
-  if (listing.failed.length === context.config.skills.hubs.length) {
-    printError('no skills hub answered');
-    if (options.json) printJson({ query, ranked: false, results: [], failed_hubs: listing.failed });
-    return EXIT.failure;
-  }
-  const oauth = await loadOAuthView(context.paths);
-  if (oauth.problem) printWarning(oauth.problem);
-  const outcome = await rankCandidates(query, listing.entries, slotAsk(context, oauth.view));
+  const { listing, outcome } = searched;
+  warnAboutHubs(listing);
+  if (searched.oauthProblem) printWarning(searched.oauthProblem);
   if (outcome.warning) printWarning(outcome.warning);
   if (options.json) {
     printJson({ query, ranked: outcome.ranked, results: outcome.hits.map(hitJson), failed_hubs: listing.failed });
@@ -116,39 +86,34 @@ function skillArgument(name: string): string {
   return name;
 }
 
-/** Where to read the SKILL.md from, and the name it must have (when a hub listed it). */
-async function locate(target: string, context: Context): Promise<{ location: string; expected?: string; source: string }> {
-  // A URL or a path is read, and its front matter's name is checked (checkSkillBytes).
-  if (isSkillLocation(target)) return { location: target, source: target };
-  skillArgument(target);
-  const listing = await hubListing(context);
-  const entry = listing.entries.find((e) => e.name === target);
-  if (!entry) throw new CliFailure('not_found', `no skill named "${target}" in the skills hubs (iris skills search finds them)`);
-  const location = entryLocation(entry.hub, entry.url);
-  if (location === undefined) throw new CliFailure('invalid_skill', `skills hub ${entry.hub} lists "${target}" at ${entry.url}, which is not an http(s) URL`);
-  return { location, expected: target, source: entry.hub };
-}
+/** How each refusal of an install exits (the messages are the library's). */
+const INSTALL_EXIT: Readonly<Record<InstallFailureCode, CliErrorCode>> = {
+  bad_name: 'usage',
+  not_found: 'not_found',
+  invalid_skill: 'invalid_skill',
+  io_error: 'io_error',
+  exists: 'exists',
+};
 
 export async function skillsInstall(target: string, options: JsonOption & { force?: boolean }): Promise<void> {
   const context = await open();
-  const { location, expected, source } = await locate(target, context);
-  const read = await context.read(location, { timeoutMs: SKILL_TIMEOUT_MS, maxBytes: SKILL_FILE_MAX_BYTES });
-  if (!read.ok) throw new CliFailure('io_error', read.error);
-  const checked = checkSkillBytes(read.bytes, expected);
-  if (!checked.ok) throw new CliFailure('invalid_skill', `${location}: ${checked.error}`);
-  const { name, description } = checked.skill;
-  const written = await writeSkill(skillsDir(context.paths), name, read.bytes, options.force === true);
-  if (!written.ok) throw new CliFailure('exists', `skill "${name}" is already installed (${written.path}); --force replaces it`);
-  if (options.json) printJson({ installed: name, description, path: written.path, from: location, source, replaced: written.replaced });
-  else printData(`${written.replaced ? 'replaced' : 'installed'} skill ${name} (${written.path}) from ${location}`);
+  const installed = await installSkill(target, options.force === true, {
+    skillsDir: skillsDir(context.paths),
+    hubs: context.config.skills.hubs,
+    read: context.read,
+    onListing: warnAboutHubs,
+    now: Date.now,
+  });
+  if (!installed.ok) throw new CliFailure(INSTALL_EXIT[installed.code], installed.error);
+  const { name, description, path, from, source, replaced } = installed;
+  if (options.json) printJson({ installed: name, description, path, from, source, replaced });
+  else printData(`${replaced ? 'replaced' : 'installed'} skill ${name} (${path}) from ${from}`);
 }
 
 export async function skillsList(options: JsonOption): Promise<void> {
   const paths = await openHome();
   const dir = skillsDir(paths);
-  const entries = (await listSkills(dir)) ?? [];
-  const valid = entries.flatMap((e) => (e.ok ? [{ name: e.skill.name, description: e.skill.description, path: join(dir, e.folder, SKILL_FILE) }] : []));
-  const invalid = entries.flatMap((e) => (e.ok ? [] : [{ folder: e.folder, error: e.error }]));
+  const { skills: valid, invalid } = await listInstalledSkills(dir);
   if (options.json) {
     printJson({ skills: valid, invalid });
     return;

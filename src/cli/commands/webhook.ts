@@ -1,25 +1,32 @@
 // `iris webhook subscribe | list | remove | test | deliveries`: dynamic routes (stored in
 // $IRIS_HOME/webhook_subscriptions.json, picked up by a running gateway at once), a signed test
 // event for a subscription, and what happened to recent events.
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { HomePaths } from '../../config/home.js';
-import { fail, type Result } from '../../config/result.js';
-import { DELIVER_TARGETS, type Config } from '../../config/schema.js';
-import { findGateway, listenerBaseUrl } from '../../gateway/address-file.js';
+import type { Config } from '../../config/schema.js';
 import { checkName, type NameKind } from '../../security/names.js';
 import { openStoreAt } from '../../store/open-store.js';
-import { deliveryDetail, deliveryRow } from '../../webhook/delivery-view.js';
-import { routeProblems } from '../../webhook/route-checks.js';
-import { platformRouteProblem, platformTargets } from '../../platforms/delivery-target.js';
-import { resolveRoutes, type ResolvedRoute } from '../../webhook/routes.js';
-import { loadSubscriptions, updateSubscriptions, type Subscription } from '../../webhook/subscriptions.js';
-import { samplePayloadFor, type SamplePayload } from '../../webhook/sample-payloads.js';
-import { signBody } from '../../webhook/verify.js';
+import { deliveryListRow, deliveryStory } from '../../webhook/delivery-story.js';
+import { parseDeliveryState } from '../../webhook/deliveries-query.js';
+import {
+  answerBody,
+  checkSubscribeInput,
+  listenerBase,
+  removeSubscription,
+  routeRows,
+  sendTestEvent,
+  sandboxLine,
+  subscribeRoute,
+  type FieldLabel,
+  type RouteFailure,
+  type SubscribeInput,
+} from '../../webhook/manage-routes.js';
+import { loadSubscriptions, type Subscription } from '../../webhook/subscriptions.js';
+import type { SamplePayload } from '../../webhook/sample-payloads.js';
 import { printData, printJson, printWarning } from '../console.js';
 import { cliStoreTarget } from '../store-target.js';
 import { deliveryDetailText, deliveryRowText } from '../deliveries-text.js';
 import { openConfig, openHome } from '../context.js';
-import { CliFailure, EXIT } from '../exit-codes.js';
+import { CliFailure, EXIT, type CliErrorCode } from '../exit-codes.js';
 
 export type SubscribeOptions = {
   events?: string;
@@ -29,6 +36,9 @@ export type SubscribeOptions = {
   skills?: string;
   toolsets?: string;
   secret?: string;
+  sandbox?: string;
+  sandboxNetwork?: boolean;
+  sandboxEnv?: string;
   json?: boolean;
 };
 
@@ -51,70 +61,60 @@ function parseDeliverExtra(pairs: readonly string[]): Record<string, string> {
   return extra;
 }
 
-async function loadRoutes(paths: HomePaths): Promise<{ config: Readonly<Config>; routes: ReadonlyMap<string, ResolvedRoute>; subscriptions: Readonly<Record<string, Subscription>> }> {
+async function loadRoutes(paths: HomePaths): Promise<{ config: Readonly<Config>; subscriptions: Readonly<Record<string, Subscription>> }> {
   const { config } = await openConfig(paths);
   const loaded = await loadSubscriptions(paths);
   if (!loaded.ok) throw new CliFailure(loaded.error.code, loaded.error.message);
   for (const problem of loaded.problems) printWarning(problem);
-  return { config, routes: resolveRoutes(config, loaded.subscriptions).routes, subscriptions: loaded.subscriptions };
+  return { config, subscriptions: loaded.subscriptions };
 }
 
-/** Where routes are served: this home's running gateway where it listens, else the configured listener. */
-async function listenerBase(paths: HomePaths, config: Readonly<Config>): Promise<string> {
-  return listenerBaseUrl(await findGateway(paths, config.platforms.webhook.extra), config.platforms.webhook.extra);
+/** The command line names its inputs by their flags. */
+const flag: FieldLabel = (field) => `--${field.replaceAll('_', '-')}`;
+
+/** A library refusal as the command's failure; `staticRoute` is how this command treats a config.yaml route. */
+function cliFailure(error: RouteFailure, staticRoute: CliErrorCode): CliFailure {
+  const code: CliErrorCode =
+    error.code === 'bad_input' ? 'usage'
+    : error.code === 'unknown_route' || error.code === 'gateway_not_running' ? 'not_found'
+    : error.code === 'static_route' ? staticRoute
+    : error.code === 'gateway_unreachable' ? 'io_error'
+    : error.code;
+  return new CliFailure(code, error.message);
 }
 
 export async function webhookSubscribe(name: string, options: SubscribeOptions): Promise<void> {
-  nameArgument('route', name);
-  // The route's skills become folder names when a run loads one.
-  for (const skill of list(options.skills)) nameArgument('skill', skill);
-  const deliver = options.deliver ?? 'log';
-  if (!(DELIVER_TARGETS as readonly string[]).includes(deliver)) {
-    throw new CliFailure('usage', `--deliver must be one of ${DELIVER_TARGETS.join(', ')} (got "${deliver}")`);
-  }
-  if (options.secret !== undefined && options.secret.trim() === '') throw new CliFailure('usage', '--secret cannot be empty (leave it out to get a random one)');
+  const input: SubscribeInput = {
+    name,
+    events: list(options.events),
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+    ...(options.deliver !== undefined ? { deliver: options.deliver } : {}),
+    deliverExtra: {},
+    skills: list(options.skills),
+    toolsets: list(options.toolsets),
+    ...(options.secret !== undefined ? { secret: options.secret } : {}),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+    ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
+    ...(options.sandboxEnv !== undefined ? { sandboxEnv: list(options.sandboxEnv) } : {}),
+  };
+  // Checked before the home is opened: a bad name or flag touches nothing.
+  const problem = checkSubscribeInput(input, flag);
+  if (problem) throw cliFailure(problem, 'usage');
   const paths = await openHome();
   const { config } = await openConfig(paths);
-  if (Object.hasOwn(config.platforms.webhook.extra.routes, name)) {
-    throw new CliFailure('usage', `a route named "${name}" is defined in config.yaml (platforms.webhook.extra.routes.${name}); it would win over a subscription, so pick another name`);
-  }
-  const generated = options.secret === undefined ? randomBytes(32).toString('hex') : undefined;
-  type Saved = { updated: boolean; secretShown: string | undefined; subscription: Subscription };
-  const result = await updateSubscriptions<Saved>(paths, (entries, current): Result<Saved> => {
-    const existing = current.subscriptions[name];
-    const subscription: Subscription = {
-      enabled: true,
-      events: list(options.events),
-      filters: [],
-      ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-      skills: list(options.skills),
-      toolsets: list(options.toolsets),
-      deliver: deliver as Subscription['deliver'],
-      deliver_extra: parseDeliverExtra(options.deliverExtra ?? []),
-      session: existing?.session ?? 'per_event',
-      commands: existing?.commands ?? false,
-      coalesce_seconds: existing?.coalesce_seconds ?? 30,
-      // Subscribing again updates the route and keeps its secret, unless a new one is given.
-      secret: options.secret?.trim() ?? existing?.secret ?? generated!,
-      created_at: existing?.created_at ?? new Date().toISOString(),
-    };
-    const route: ResolvedRoute = { ...subscription, name, source: 'subscription' };
-    const problems = routeProblems(route, config.platforms.webhook.extra.host);
-    const platformProblem = platformRouteProblem(route, platformTargets(config));
-    if (platformProblem) problems.push(platformProblem);
-    if (problems.length > 0) return fail('invalid_value', problems.join('; '));
-    entries[name] = subscription;
-    return { ok: true, updated: existing !== undefined, secretShown: options.secret === undefined && existing === undefined ? subscription.secret : undefined, subscription };
-  });
-  if (!result.ok) throw new CliFailure(result.error.code, result.error.message);
-  const url = `${await listenerBase(paths, config)}/webhooks/${name}`;
+  const result = await subscribeRoute(paths, config, { ...input, deliverExtra: parseDeliverExtra(options.deliverExtra ?? []) }, flag);
+  if (!result.ok) throw cliFailure(result.error, 'usage');
+  const { url, deliver } = result;
   if (options.json) {
-    printJson({ name, url, updated: result.updated, events: result.subscription.events, deliver, ...(result.secretShown ? { secret: result.secretShown } : {}) });
+    const { sandbox, sandbox_network, sandbox_env } = result.subscription;
+    const sandboxJson = { ...(sandbox !== undefined ? { sandbox } : {}), ...(sandbox_network !== undefined ? { sandbox_network } : {}), ...(sandbox_env !== undefined ? { sandbox_env } : {}) };
+    printJson({ name, url, updated: result.updated, events: result.subscription.events, deliver, ...sandboxJson, ...(result.secretShown ? { secret: result.secretShown } : {}) });
     return;
   }
   const lines = [
     `${result.updated ? 'updated' : 'subscribed'} ${name}: POST ${url}`,
     `  events: ${result.subscription.events.length > 0 ? result.subscription.events.join(', ') : 'all'}; deliver: ${deliver}`,
+    `  sandbox: ${sandboxLine(result.subscription)}`,
   ];
   if (result.secretShown) lines.push(`  secret: ${result.secretShown}`, '  (shown once: put it in the code host\'s webhook settings now)');
   else if (result.updated && options.secret === undefined) lines.push('  secret: unchanged');
@@ -124,16 +124,15 @@ export async function webhookSubscribe(name: string, options: SubscribeOptions):
 
 export async function webhookList(options: { json?: boolean }): Promise<void> {
   const paths = await openHome();
-  const { config, routes } = await loadRoutes(paths);
-  const base = await listenerBase(paths, config);
-  const rows = [...routes.values()].map((route) => ({
+  const { config, subscriptions } = await loadRoutes(paths);
+  const rows = routeRows(config, subscriptions, await listenerBase(paths, config)).map((route) => ({
     name: route.name,
     source: route.source,
     enabled: route.enabled,
     events: route.events,
     deliver: route.deliver,
-    url: `${base}/webhooks/${route.name}`,
-    has_secret: route.secret !== '',
+    url: route.url,
+    has_secret: route.has_secret,
   }));
   if (options.json) return printJson(rows);
   if (rows.length === 0) return printData('no webhook routes (add one with iris webhook subscribe <name>)');
@@ -148,16 +147,8 @@ export async function webhookRemove(name: string, options: { json?: boolean } = 
   nameArgument('route', name);
   const paths = await openHome();
   const { config } = await openConfig(paths);
-  const result = await updateSubscriptions<object>(paths, (entries): Result<object> => {
-    if (!Object.hasOwn(entries, name)) {
-      return Object.hasOwn(config.platforms.webhook.extra.routes, name)
-        ? fail('invalid_key', `"${name}" is a config.yaml route, not a subscription; remove it from platforms.webhook.extra.routes`)
-        : fail('invalid_key', `no subscription named "${name}" (iris webhook list shows them)`);
-    }
-    delete entries[name];
-    return { ok: true };
-  });
-  if (!result.ok) throw new CliFailure(result.error.code === 'invalid_key' ? 'not_found' : result.error.code, result.error.message);
+  const result = await removeSubscription(paths, config, name);
+  if (!result.ok) throw cliFailure(result.error, 'not_found');
   if (options.json) printJson({ removed: name });
   else printData(`removed ${name}`);
 }
@@ -166,62 +157,26 @@ export async function webhookTest(name: string, options: { payload?: string; eve
   nameArgument('route', name);
   const paths = await openHome();
   const { config, subscriptions } = await loadRoutes(paths);
-  if (Object.hasOwn(config.platforms.webhook.extra.routes, name)) {
-    throw new CliFailure('usage', `"${name}" is a config.yaml route; iris webhook test works for subscriptions only (send a signed event from the code host, or use a subscription)`);
-  }
-  const subscription = subscriptions[name];
-  if (!subscription) throw new CliFailure('not_found', `no subscription named "${name}" (iris webhook list shows them)`);
-  const event = options.event ?? subscription.events[0] ?? 'test';
-  // A realistic sample of the event, so the route's prompt and deliver_extra find their fields.
-  const sample = options.payload === undefined ? samplePayloadFor(event) : undefined;
-  let payload: unknown = sample?.payload;
-  if (options.payload !== undefined) {
-    try {
-      payload = JSON.parse(options.payload);
-    } catch {
-      throw new CliFailure('usage', '--payload is not valid JSON');
-    }
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new CliFailure('usage', '--payload must be a JSON object');
-  }
-  const body = JSON.stringify(payload);
-  const deliveryId = `test-${randomUUID()}`;
-  // Only this home's own gateway, where it said it listens: never whatever else answers on the configured port.
-  const gateway = await findGateway(paths, config.platforms.webhook.extra);
-  if (gateway.state !== 'running') {
-    throw new CliFailure('not_found', `this home's gateway is not running (${gateway.why}), so nothing was sent; start it with iris gateway start`);
-  }
-  const url = `${gateway.url}/webhooks/${name}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forge-event': event, 'x-forge-delivery': deliveryId, 'x-hub-signature-256': signBody(body, subscription.secret) },
-      body,
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new CliFailure('io_error', `cannot reach this home's gateway (pid ${gateway.pid}) at ${url}${cause ? ` (${cause})` : ''}; see iris gateway status`);
-  }
-  const text = await response.text();
-  if (options.json) printJson({ status: response.status, body: safeJson(text), delivery_id: deliveryId, event, sample: sample?.description ?? null });
-  else printData(`POST ${url} (event ${event}, delivery ${deliveryId})\n${response.status} ${text}${sample ? `\n${sampleNote(sample)}` : ''}`);
-  return response.ok ? EXIT.ok : EXIT.failure;
+  const sent = await sendTestEvent(
+    paths,
+    config,
+    subscriptions,
+    name,
+    { ...(options.event !== undefined ? { event: options.event } : {}), ...(options.payload !== undefined ? { payload: { text: options.payload } } : {}) },
+    flag,
+  );
+  if (!sent.ok) throw cliFailure(sent.error, 'usage');
+  const { url, event, sample, deliveryId, status, text } = sent;
+  if (options.json) printJson({ status, body: answerBody(text), delivery_id: deliveryId, event, sample: sample?.description ?? null });
+  else printData(`POST ${url} (event ${event}, delivery ${deliveryId})\n${status} ${text}${sample ? `\n${sampleNote(sample)}` : ''}`);
+  return status >= 200 && status < 300 ? EXIT.ok : EXIT.failure;
 }
 
 function sampleNote(sample: SamplePayload): string {
   return `sent ${sample.description}; send your own with --payload '<json>' (and --event <name>), then see iris webhook deliveries`;
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-export type DeliveriesOptions = { route?: string; limit?: string; show?: string; json?: boolean };
+export type DeliveriesOptions = { route?: string; state?: string; limit?: string; show?: string; json?: boolean };
 
 /** `--show 12` or `--show '#12'`: an inbox id. */
 function parseEventId(text: string): number {
@@ -235,6 +190,8 @@ export async function webhookDeliveries(options: DeliveriesOptions): Promise<voi
   if (!Number.isSafeInteger(limit) || limit < 1) throw new CliFailure('usage', `--limit must be a positive whole number (got "${options.limit}")`);
   const showId = options.show === undefined ? undefined : parseEventId(options.show);
   if (options.route !== undefined) nameArgument('route', options.route);
+  const state = options.state === undefined ? undefined : parseDeliveryState(options.state);
+  if (state !== undefined && !state.ok) throw new CliFailure('usage', `--${state.error}`);
   const paths = await openHome();
   const store = await openStoreAt(await cliStoreTarget(paths)).catch((err: Error) => {
     throw new CliFailure('io_error', err.message);
@@ -243,14 +200,15 @@ export async function webhookDeliveries(options: DeliveriesOptions): Promise<voi
     if (showId !== undefined) {
       const record = await store.webhooks.get(showId);
       if (!record) throw new CliFailure('not_found', `no webhook event #${showId} (iris webhook deliveries lists them)`);
-      const detail = deliveryDetail(record);
+      // The dashboard's Deliveries view shows the same story (redacted, with the prompt).
+      const detail = await deliveryStory(store.prFindings, record);
       if (options.json) printJson(detail);
       else printData(deliveryDetailText(detail));
       return;
     }
-    const rows = (await store.webhooks.list({ ...(options.route ? { route: options.route } : {}), limit })).map(deliveryRow);
+    const rows = (await store.webhooks.list({ ...(options.route ? { route: options.route } : {}), ...(state ? { state: state.state } : {}), limit })).map(deliveryListRow);
     if (options.json) return printJson(rows);
-    if (rows.length === 0) return printData(options.route ? `no events for route ${options.route}` : 'no webhook events yet');
+    if (rows.length === 0) return printData(options.route || state ? `no events${options.route ? ` for route ${options.route}` : ''}${state ? ` in state ${state.state}` : ''}` : 'no webhook events yet');
     printData(rows.map(deliveryRowText).join('\n'));
   } finally {
     await store.close();

@@ -6,7 +6,7 @@ import { knownKeysAt } from '../../config/schema-walk.js';
 import { CHAT_PLATFORMS } from '../../domain/platforms.js';
 import { PROVIDER_IDS } from '../../domain/provider-ids.js';
 import { AUX_TASKS } from '../../domain/slots.js';
-import { LOG_SOURCES } from '../log-lines.js';
+import { LOG_SOURCES } from '../../log/log-lines.js';
 
 /** Every dotted key the schema names, parents too (`model`, `model.provider`, …). */
 export function configKeys(): string[] {

@@ -43,4 +43,14 @@ export function registerStore(program: Command, setExit: SetExitCode): void {
       const { storeBackup } = await import('../commands/store.js');
       setExit(await storeBackup(file, options));
     });
+  store
+    .command('prune')
+    .description('remove what retention.* in config.yaml no longer keeps: old automation sessions, skill loads, curator reports; fold old usage into per-day totals')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--yes', 'do not ask (needed off a terminal)')
+    .option('--json', 'print the result as JSON')
+    .action(async (options: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+      const { storePrune } = await import('../commands/store-prune.js');
+      setExit(await storePrune(options));
+    });
 }

@@ -18,6 +18,10 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     .option('--skills <list>', 'comma-separated skill names; the first one installed is loaded')
     .option('--toolsets <list>', 'comma-separated toolsets a run gets (default: service-webhook)')
     .option('--secret <secret>', 'the shared secret (default: a random one, shown once)')
+    .option('--sandbox <mode>', "bubblewrap or off: this route's runs in the sandbox or not, whatever tools.terminal.sandbox says")
+    .option('--sandbox-network', "share the network inside this route's sandbox")
+    .option('--no-sandbox-network', "no network inside this route's sandbox")
+    .option('--sandbox-env <list>', "comma-separated environment variable names passed into this route's sandbox")
     .option('--json', 'print the result as JSON')
     .action(async (name: string, options: Record<string, unknown>) => {
       const { webhookSubscribe } = await import('../commands/webhook.js');
@@ -55,10 +59,11 @@ export function registerWebhook(program: Command, setExit: SetExitCode): void {
     .command('deliveries')
     .description('recent webhook events and what became of them (accepted, running, done, delivered, failed), with their session and first answer line')
     .option('--route <name>', 'only this route')
+    .option('--state <state>', 'only events in this state (accepted, running, done, delivering, delivered, failed, skipped)')
     .option('--limit <n>', 'how many, newest first', '20')
     .option('--show <id>', "one event in full: its answer and the delivery's outcome")
     .option('--json', 'print as JSON')
-    .action(async (options: { route?: string; limit?: string; show?: string; json?: boolean }) => {
+    .action(async (options: { route?: string; state?: string; limit?: string; show?: string; json?: boolean }) => {
       const { webhookDeliveries } = await import('../commands/webhook.js');
       await webhookDeliveries(options);
     });

@@ -1,157 +1,99 @@
-// The Models page: loads the assignments, provider options and usage, and applies every change
-// through POST /api/model/set, then reads the assignments back.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// The dashboard's frame: the top bar with a link to every page, Sign out on a sign-in dashboard,
+// and the page the address names (nav.ts). Each page loads its own data through the one API client.
+import { useEffect, useState } from 'react';
 import type { DashboardApi } from './api.js';
-import type { Auxiliary, ModelOptions, SetRequest, StaleAuxSlot, Usage } from './api-types.js';
-import { APPLIES_TO_NEW_SESSIONS, describeChange } from './changes.js';
-import { ModelCards } from './ModelCards.js';
-import { ModelSettings } from './ModelSettings.js';
-import { Picker, type PickerTarget } from './Picker.js';
-import { ProfilesCard } from './ProfilesCard.js';
+import { HealthStrip } from './HealthStrip.js';
+import { hrefOf, PAGES, parseLocation, type Location } from './nav.js';
+import { ChatPage } from './pages/ChatPage.js';
+import { DeliveriesPage } from './pages/DeliveriesPage.js';
+import { KanbanPage } from './pages/KanbanPage.js';
+import { LogsPage } from './pages/LogsPage.js';
+import { ModelsPage } from './pages/ModelsPage.js';
+import { PlatformsPage } from './pages/PlatformsPage.js';
+import { ProfilesPage } from './pages/ProfilesPage.js';
+import { SessionsPage } from './pages/SessionsPage.js';
+import { SkillsPage } from './pages/SkillsPage.js';
+import { UsagePage } from './pages/UsagePage.js';
+import { WebhooksPage } from './pages/WebhooksPage.js';
 
-export type Assign = (request: SetRequest) => Promise<string | null>;
+function useLocation(): Location {
+  const [location, setLocation] = useState(() => parseLocation(window.location.hash));
+  useEffect(() => {
+    const follow = () => setLocation(parseLocation(window.location.hash));
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+  return location;
+}
 
-type Loaded = { readonly options: ModelOptions; readonly aux: Auxiliary };
-
-type Stale = { readonly main: string; readonly slots: readonly StaleAuxSlot[] };
-/** The picker on screen; `opening` counts the opens, so each open mounts a dialog of its own. */
-type OpenPicker = { readonly target: PickerTarget; readonly opening: number };
+function CurrentPage({ location, api, hasToken }: { location: Location; api: DashboardApi; hasToken: boolean }) {
+  const id = location.id === undefined ? {} : { id: location.id };
+  switch (location.page) {
+    case 'chat':
+      return <ChatPage api={api} {...id} />;
+    case 'sessions':
+      return <SessionsPage api={api} {...id} />;
+    case 'usage':
+      return <UsagePage api={api} {...id} />;
+    case 'profiles':
+      return <ProfilesPage api={api} {...id} />;
+    case 'models':
+      return <ModelsPage api={api} hasToken={hasToken} />;
+    case 'webhooks':
+      return <WebhooksPage api={api} {...id} />;
+    case 'deliveries':
+      return <DeliveriesPage api={api} {...id} />;
+    case 'platforms':
+      return <PlatformsPage api={api} {...id} />;
+    case 'kanban':
+      return <KanbanPage api={api} {...id} />;
+    case 'skills':
+      return <SkillsPage api={api} {...id} />;
+    case 'logs':
+      return <LogsPage api={api} {...id} />;
+  }
+}
 
 export function App({ api, hasToken, signedIn = false }: { api: DashboardApi; hasToken: boolean; signedIn?: boolean }) {
-  const [data, setData] = useState<Loaded | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [since, setSince] = useState('7d');
-  const [usage, setUsage] = useState<Usage | null>(null);
-  const [usageError, setUsageError] = useState<string | null>(null);
-  const [status, setStatus] = useState('');
-  const [stale, setStale] = useState<Stale | null>(null);
-  const [picker, setPicker] = useState<OpenPicker | null>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const openings = useRef(0);
-
-  const reload = useCallback(async () => {
-    const [options, aux] = await Promise.all([api.options(), api.auxiliary()]);
-    if (!options.ok || !aux.ok) {
-      setLoadError(options.ok ? (aux.ok ? null : aux.error) : options.error);
-      return;
-    }
-    setLoadError(null);
-    setData({ options: options.value, aux: aux.value });
-  }, [api]);
-
+  const location = useLocation();
+  const [signOutError, setSignOutError] = useState<string | null>(null);
+  const current = PAGES.find((page) => page.id === location.page);
   useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  useEffect(() => {
-    let current = true;
-    void api.usage(since === 'all' ? '' : since).then((result) => {
-      if (!current) return;
-      setUsage(result.ok ? result.value : null);
-      setUsageError(result.ok ? null : result.error);
-    });
-    return () => {
-      current = false;
-    };
-  }, [api, since]);
-
-  const assign: Assign = useCallback(
-    async (request) => {
-      const result = await api.set(request);
-      if (!result.ok) return result.error;
-      setStatus(`${describeChange(request, data?.aux ?? null)} ${APPLIES_TO_NEW_SESSIONS}`);
-      if (request.scope === 'main') {
-        const slots = result.value.stale_aux ?? [];
-        setStale(slots.length > 0 ? { main: `${request.provider} · ${request.model}`, slots } : null);
-      }
-      await reload();
-      return null;
-    },
-    [api, data, reload],
-  );
-
-  const openPicker = useCallback((target: PickerTarget, from: HTMLElement) => {
-    opener.current = from;
-    openings.current += 1;
-    setPicker({ target, opening: openings.current });
-  }, []);
-
-  // A dialog's close event is a task queued after it closed, and a busy browser can handle a click
-  // on Change first: that click opens a new picker, which the late event must not close.
-  const closePicker = useCallback((opening: number) => {
-    if (opening !== openings.current) return;
-    setPicker(null);
-    opener.current?.focus();
-  }, []);
-
+    document.title = `${current?.label ?? 'Models'} · Iris dashboard`;
+  }, [current]);
   return (
     <>
       <header className="topbar">
         <span className="brand">Iris</span>
-        <span className="topbar-page" aria-current="page">
-          Models
-        </span>
+        <nav className="topbar-nav" aria-label="Pages">
+          {PAGES.map((page) => (
+            <a key={page.id} href={hrefOf({ page: page.id })} aria-current={page.id === location.page ? 'page' : undefined}>
+              {page.label}
+            </a>
+          ))}
+        </nav>
         {signedIn ? (
-          <button type="button" className="topbar-signout" onClick={() => void api.signOut().then((result) => (result.ok ? undefined : setStatus(result.error)))}>
+          <button
+            type="button"
+            className="topbar-signout"
+            onClick={() => void api.signOut().then((result) => setSignOutError(result.ok ? null : result.error))}
+          >
             Sign out
           </button>
         ) : null}
       </header>
-      <main className="page">
-        <div className="page-head">
-          <h1>Models</h1>
-          <p className="lede">
-            One main model answers every message; 11 auxiliary slots take the side-jobs. {APPLIES_TO_NEW_SESSIONS}
-          </p>
-        </div>
-        {!hasToken && (
-          <p className="error" role="alert">
-            This page has no session token. Open it from the address that <code>iris dashboard</code> prints.
-          </p>
-        )}
-        {loadError !== null && (
-          <div className="error load-error" role="alert">
-            <p>Could not load the model settings: {loadError}</p>
-            <button type="button" onClick={() => void reload()}>
-              Try again
-            </button>
-          </div>
-        )}
-        {data === null && loadError === null && <p className="loading">Loading…</p>}
-        {data !== null && (
-          <div className="layout">
-            <ModelSettings
-              options={data.options}
-              aux={data.aux}
-              status={status}
-              stale={stale}
-              onDismissStale={() => setStale(null)}
-              onChange={openPicker}
-              assign={assign}
-            />
-            <ModelCards
-              options={data.options}
-              aux={data.aux}
-              usage={usage}
-              usageError={usageError}
-              since={since}
-              onSince={setSince}
-              assign={assign}
-            />
-          </div>
-        )}
-        {hasToken && <ProfilesCard api={api} />}
-        {data !== null && picker !== null && (
-          <Picker
-            key={picker.opening}
-            target={picker.target}
-            options={data.options}
-            aux={data.aux}
-            assign={assign}
-            onClose={() => closePicker(picker.opening)}
-          />
-        )}
-      </main>
+      {hasToken && <HealthStrip api={api} />}
+      {signOutError !== null && (
+        <p className="error" role="alert">
+          {signOutError}
+        </p>
+      )}
+      {!hasToken && location.page !== 'models' && (
+        <p className="error" role="alert">
+          This page has no session token. Open it from the address that <code>iris dashboard</code> prints.
+        </p>
+      )}
+      <CurrentPage location={location} api={api} hasToken={hasToken} />
     </>
   );
 }

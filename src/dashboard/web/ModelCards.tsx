@@ -2,7 +2,7 @@
 // Use as control to assign it as the main model, to every auxiliary task, or to one task.
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { type Auxiliary, type ModelOptions, type SetRequest, type Usage } from './api-types.js';
-import type { Assign } from './App.js';
+import type { Assign } from './pages/ModelsPage.js';
 import { compactNumber, contextText, costText } from './format.js';
 import { buildCards, type ModelCard } from './model-cards.js';
 

@@ -1,8 +1,13 @@
-// The Model Settings panel: the main row, the collapsible auxiliary section (one row per slot,
-// each with its own Change) and Reset all to auto.
+// The Model Settings panel: the main row, the global fallback chain, the collapsible auxiliary
+// section (one row per slot, each with its own Change, Test and fallback chain) and Reset all to
+// auto.
 import { useId, useRef, useState } from 'react';
 import { type Auxiliary, type ModelOptions, type StaleAuxSlot } from './api-types.js';
-import type { Assign } from './App.js';
+import type { FallbacksClient, Fallbacks } from './fallback-api.js';
+import { FallbackEditor } from './fallback-editor.js';
+import { entryText } from './fallback-edits.js';
+import type { Assign, OpenFallbackPicker, SaveFallbacks } from './pages/ModelsPage.js';
+import { SlotTestButton } from './slot-test-button.js';
 import { stillStale, taskName } from './changes.js';
 import { assignmentText, isAuto } from './format.js';
 import { NoCredentials } from './NoCredentials.js';
@@ -17,10 +22,27 @@ type Props = {
   readonly onDismissStale: () => void;
   readonly onChange: (target: PickerTarget, from: HTMLElement) => void;
   readonly assign: Assign;
+  /** null while loading or when the load failed (`fallbacksError`). */
+  readonly fallbacks: Fallbacks | null;
+  readonly fallbacksError: string | null;
+  readonly onRetryFallbacks: () => void;
+  readonly saveFallbacks: SaveFallbacks;
+  readonly onAddFallback: OpenFallbackPicker;
+  readonly fallbackApi: FallbacksClient;
 };
 
-export function ModelSettings({ options, aux, status, stale, onDismissStale, onChange, assign }: Props) {
+const GLOBAL_EMPTY =
+  'No global fallbacks yet: when a model is busy or down, Iris goes on to its discovery order (the aggregator’s default, then each provider with a key). Add one to choose where it goes first.';
+
+function fallbackModelText(value: Fallbacks['fallback_model']): string {
+  return typeof value === 'string' ? value.replace('/', ' · ') : entryText(value);
+}
+
+export function ModelSettings(props: Props) {
+  const { options, aux, status, stale, onDismissStale, onChange, assign } = props;
+  const { fallbacks, fallbacksError, onRetryFallbacks, saveFallbacks, onAddFallback, fallbackApi } = props;
   const [open, setOpen] = useState(false);
+  const [chainsOpen, setChainsOpen] = useState<Readonly<Record<string, boolean>>>({});
   const [resetError, setResetError] = useState<string | null>(null);
   const resetting = useRef(false);
   const disclosure = useRef<HTMLButtonElement>(null);
@@ -56,6 +78,9 @@ export function ModelSettings({ options, aux, status, stale, onDismissStale, onC
         >
           Change
         </button>
+        <div className="slot-tools">
+          <SlotTestButton client={fallbackApi} task="main" name="Main model" />
+        </div>
       </div>
 
       {staleSlots.length > 0 && stale && (
@@ -85,6 +110,35 @@ export function ModelSettings({ options, aux, status, stale, onDismissStale, onC
         </section>
       )}
 
+      <section className="fallbacks-global" aria-labelledby={`${ids}-fallbacks`}>
+        <h3 id={`${ids}-fallbacks`}>Fallback chain</h3>
+        <p className="hint">
+          Tried in this order by every slot when its own model, and then its own fallbacks, are busy, rate-limited or down.
+        </p>
+        {fallbacksError !== null && (
+          <div className="error" role="alert">
+            <p>Could not load the fallback lists: {fallbacksError}</p>
+            <button type="button" onClick={onRetryFallbacks}>
+              Try again
+            </button>
+          </div>
+        )}
+        {fallbacks !== null && (
+          <>
+            <FallbackEditor
+              label="global"
+              chain={fallbacks.fallback_providers}
+              empty={GLOBAL_EMPTY}
+              save={(list) => saveFallbacks(null, list)}
+              onAdd={(from, add) => onAddFallback('the global fallback chain', from, add)}
+            />
+            {fallbacks.fallback_model !== '' && (
+              <p className="hint">Then fallback_model: {fallbackModelText(fallbacks.fallback_model)}</p>
+            )}
+          </>
+        )}
+      </section>
+
       <h3 className="disclosure-heading">
         <button
           ref={disclosure}
@@ -106,6 +160,8 @@ export function ModelSettings({ options, aux, status, stale, onDismissStale, onC
         <ul className="slot-list">
           {aux.tasks.map((task) => {
             const name = task.name ?? task.task;
+            const chain = fallbacks?.tasks.find((t) => t.task === task.task)?.fallback_chain;
+            const chainOpen = chainsOpen[task.task] === true;
             return (
               <li key={task.task} className="slot-row" data-slot={task.task}>
                 <span className="slot-name">{name}</span>
@@ -120,6 +176,32 @@ export function ModelSettings({ options, aux, status, stale, onDismissStale, onC
                 >
                   Change
                 </button>
+                <div className="slot-tools">
+                  <SlotTestButton client={fallbackApi} task={task.task} name={name} />
+                  {chain !== undefined && (
+                    <button
+                      type="button"
+                      className="link chain-toggle"
+                      aria-expanded={chainOpen}
+                      aria-controls={`${ids}-chain-${task.task}`}
+                      aria-label={`${name} fallbacks (${chain.length})`}
+                      onClick={() => setChainsOpen((all) => ({ ...all, [task.task]: !chainOpen }))}
+                    >
+                      Fallbacks ({chain.length})
+                    </button>
+                  )}
+                </div>
+                {chain !== undefined && (
+                  <div id={`${ids}-chain-${task.task}`} className="slot-chain" hidden={!chainOpen}>
+                    <FallbackEditor
+                      label={name}
+                      chain={chain}
+                      empty={`No ${name} fallbacks: when its model is busy or down, the fallback chain above is tried next.`}
+                      save={(list) => saveFallbacks(task.task, list)}
+                      onAdd={(from, add) => onAddFallback(`a ${name} fallback`, from, add)}
+                    />
+                  </div>
+                )}
               </li>
             );
           })}

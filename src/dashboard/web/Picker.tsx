@@ -3,7 +3,7 @@
 // Escape closes it (the dialog's own cancel) and focus goes back to the Change button.
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Auxiliary, ModelOptions, ProviderOption, SetRequest } from './api-types.js';
-import type { Assign } from './App.js';
+import type { Assign } from './pages/ModelsPage.js';
 import { APPLIES_TO_NEW_SESSIONS } from './changes.js';
 import { contextText, priceText } from './format.js';
 import { NoCredentials } from './NoCredentials.js';
@@ -19,6 +19,8 @@ type Props = {
   readonly aux: Auxiliary;
   readonly assign: Assign;
   readonly onClose: () => void;
+  /** The model marked current, when not the target slot's (a fallback being added: none). */
+  readonly current?: { readonly provider: string; readonly model: string };
 };
 
 function currentOf(target: PickerTarget, aux: Auxiliary): { provider: string; model: string } {
@@ -33,12 +35,12 @@ function requestFor(target: PickerTarget, provider: string, model: string): SetR
     : { scope: 'auxiliary', target: { kind: 'one', task: target.task }, provider, model };
 }
 
-export function Picker({ target, options, aux, assign, onClose }: Props) {
+export function Picker({ target, options, aux, assign, onClose, current: shown }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const filterInput = useRef<HTMLInputElement>(null);
   const busy = useRef(false);
   const ids = useId();
-  const current = currentOf(target, aux);
+  const current = shown ?? currentOf(target, aux);
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<string | undefined>(current.provider || undefined);
   const [error, setError] = useState<string | null>(null);

@@ -30,6 +30,10 @@ export type DashboardApi = {
   readonly describeProfile: (profile: string) => Promise<ApiResult<DescribeAnswer>>;
   /** Ends the signed-in session (a sign-in dashboard); the page then goes to /login. */
   readonly signOut: () => Promise<ApiResult<null>>;
+  /** Any other JSON call, with the token and the same failure messages (each page's own client builds on it). */
+  readonly request: <T>(path: string, schema: z.ZodMiniType<T>, init?: RequestInit) => Promise<ApiResult<T>>;
+  /** fetch() with the token header, for a response read as a stream (the chat's events). */
+  readonly fetchWithToken: (path: string, init?: RequestInit) => Promise<Response>;
 };
 
 /** What the server says when a sign-in dashboard's session has ended (12 h idle, a restart, a sign-out elsewhere). */
@@ -101,6 +105,8 @@ export function createApi(
   }
 
   return {
+    request: call,
+    fetchWithToken: (path, init = {}) => fetchFn(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), [TOKEN_HEADER]: token } }),
     options: () => call('/api/model/options', ModelOptionsSchema),
     auxiliary: () => call('/api/model/auxiliary', AuxiliarySchema),
     usage: (since) => call(`/api/usage${since ? `?since=${encodeURIComponent(since)}` : ''}`, UsageSchema),

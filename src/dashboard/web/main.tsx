@@ -9,6 +9,16 @@ import './styles/settings.css';
 import './styles/cards.css';
 import './styles/picker.css';
 import './styles/profiles.css';
+import './styles/usage.css';
+import './styles/chat.css';
+import './styles/sessions.css';
+import './styles/health.css';
+import './styles/webhooks.css';
+import './styles/deliveries.css';
+import './styles/platforms.css';
+import './styles/kanban.css';
+import './styles/skills.css';
+import './styles/logs.css';
 
 declare global {
   interface Window {

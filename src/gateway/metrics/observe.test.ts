@@ -3,7 +3,7 @@ import type { Store, UsageRecord } from '../../store/types.js';
 import type { WebhookInbox } from '../../store/webhook-types.js';
 import { meteredDeliveries, meteredStore, retriesOf, routeLabel, timedRun, UNKNOWN_ROUTE } from './observe.js';
 
-const USAGE: UsageRecord = { sessionId: 's', at: 1, provider: 'openai', model: 'm', task: 'main', inputTokens: 10, outputTokens: 5, cachedTokens: 0, costUsd: 0.01 };
+const USAGE: UsageRecord = { sessionId: 's', at: 1, provider: 'openai', model: 'm', task: 'main', inputTokens: 10, outputTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: 0.01 };
 
 describe('routeLabel', () => {
   const known = new Map([['github-pr', {}]]);

@@ -14,8 +14,8 @@ describe('createPrometheusMetrics', () => {
     metrics.runFinished('done', 12);
     metrics.modelCall('main', 0.3);
     metrics.modelCall('title_generation', 0.05);
-    metrics.usage({ sessionId: 's', at: 1, provider: 'openai', model: 'm', task: 'main', inputTokens: 100, outputTokens: 20, cachedTokens: 0, costUsd: 0.5 });
-    metrics.usage({ sessionId: 's', at: 1, provider: 'x', model: 'free', task: 'compression', inputTokens: 7, outputTokens: 1, cachedTokens: 0, costUsd: null });
+    metrics.usage({ sessionId: 's', at: 1, provider: 'openai', model: 'm', task: 'main', inputTokens: 100, outputTokens: 20, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: 0.5 });
+    metrics.usage({ sessionId: 's', at: 1, provider: 'x', model: 'free', task: 'compression', inputTokens: 7, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: null });
     metrics.deliveryFinished(3, true);
     metrics.deliveryFinished(1, false);
     metrics.platformConnected('webhook', true);

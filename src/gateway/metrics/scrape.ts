@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Env } from '../../config/home.js';
 import { sendJson } from '../../http/send-json.js';
-import { safeEqual } from '../../webhook/verify.js';
+import { safeEqual } from '../../runtime/safe-equal.js';
 import type { GatewayMetrics } from './types.js';
 
 export const METRICS_PATH = '/metrics';

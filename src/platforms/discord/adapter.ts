@@ -4,7 +4,7 @@
 import { createBackgroundLoop } from '../background-loop.js';
 import type { Env } from '../../config/home.js';
 import type { DiscordConfig } from '../../config/schema.js';
-import { realSleep } from '../../delivery/retry.js';
+import { sleep } from '../../runtime/sleep.js';
 import type { ConnectionState, InboundSink, OutboundMessage, PlatformAdapter, PlatformCheck, PlatformCursor, PlatformLog, SendResult } from '../types.js';
 import { DEFAULT_BACKOFF, runGateway, type Backoff, type Dispatch } from './gateway.js';
 import type { GatewaySession } from './protocol.js';
@@ -167,7 +167,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): PlatformAd
     const wait = Math.max(waitBeforeSend(limits, route, nowMs()), waitBeforeSend(limits, 'global', nowMs()));
     if (wait > 0) {
       log.debug({ platform: 'discord', channelId, waitMs: wait }, 'Discord rate limit: waiting before the send');
-      await realSleep(wait, signal);
+      await sleep(wait, signal);
       if (signal?.aborted) return { ok: false, kind: 'retry', reason: 'aborted while waiting out the rate limit' };
     }
     const answer = await rest(current).request<SentMessage>('POST', `/channels/${channelId}/messages`, { body: { content: message.text, allowed_mentions: { parse: [] }, ...(message.key ? { nonce: message.key, enforce_nonce: true } : {}) }, ...(signal ? { signal } : {}) });

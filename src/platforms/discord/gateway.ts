@@ -8,20 +8,18 @@
 // only once it was handled (a message stored by the sink): when the sink fails, the connection is
 // dropped and RESUME asks Discord to replay from the last one stored (at least once; the store
 // dedups by message id). Heartbeats carry the last sequence received, as Discord asks.
-import WebSocket from 'ws';
-import { realSleep, type Sleep } from '../../delivery/retry.js';
+import { backoffMs, type Backoff } from '../../runtime/backoff.js';
+import { sleep as realSleep, type Sleep } from '../../runtime/sleep.js';
 import type { ConnectionState, PlatformLog } from '../types.js';
-import { closeDecision, firstHeartbeatDelay, gatewayConnectUrl, heartbeatFrame, invalidSessionResumable, OP, openingFrame, parsePayload, readReady, type GatewaySession } from './protocol.js';
+import { openConnection, type Dispatch } from './connection.js';
+import { closeDecision, gatewayConnectUrl, openingFrame, readReady, type GatewaySession } from './protocol.js';
 import type { DiscordRest } from './rest.js';
 
-export type Backoff = { readonly firstMs: number; readonly maxMs: number };
+export type { Backoff };
+/** 1 s, doubling, at most 30 s. */
 export const DEFAULT_BACKOFF: Backoff = Object.freeze({ firstMs: 1000, maxMs: 30_000 });
 
-export function backoffMs(backoff: Backoff, failures: number): number {
-  return Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.max(0, failures - 1));
-}
-
-export type Dispatch = { readonly t: string; readonly d: unknown; readonly s: number | null };
+export type { Dispatch };
 
 export type GatewayOptions = {
   readonly rest: DiscordRest;
@@ -42,8 +40,6 @@ export type GatewayOptions = {
   /** The session changed (READY, a dispatch handled, or null when it ended): for a later process to RESUME. */
   readonly onSession?: (session: GatewaySession | null) => void;
 };
-
-type ConnectionEnd = { readonly code: number; readonly reason: string; readonly invalidSession?: boolean; readonly resumable?: boolean; readonly sinkFailed?: boolean; readonly zombie?: boolean };
 
 export async function runGateway(options: GatewayOptions): Promise<void> {
   const { log, signal, rest, token } = options;
@@ -84,7 +80,7 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
     }
     const base = current()?.resumeUrl ?? (gatewayUrl as string);
     let ready = false;
-    const end = await connect(gatewayConnectUrl(base), {
+    const end = await openConnection(gatewayConnectUrl(base), { token, log, signal, jitter, startSeq: current()?.seq ?? null, onDispatch: options.onDispatch }, {
       hello: () => openingFrame(token, current()),
       onReady: (d) => {
         const r = readReady(d);
@@ -136,129 +132,4 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
     await fail(`reconnecting: ${why}`, ready && !end.sinkFailed ? 0 : backoffMs(options.backoff, failures));
   }
   options.setState({ connected: false, detail: 'stopped' });
-
-  type Handlers = {
-    hello: () => object;
-    onReady: (d: unknown) => void;
-    onResumed: () => void;
-    handled: (s: number | null) => void;
-  };
-
-  function connect(url: string, handlers: Handlers): Promise<ConnectionEnd> {
-    return new Promise<ConnectionEnd>((resolve) => {
-      const ws = new WebSocket(url, { handshakeTimeout: 15_000 });
-      let lastSeq: number | null = current()?.seq ?? null;
-      let heartbeat: NodeJS.Timeout | undefined;
-      let acked = true;
-      let chain: Promise<void> = Promise.resolve();
-      let broken = false;
-      let ended: ConnectionEnd | null = null;
-      let settled = false;
-
-      const send = (frame: object) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
-      };
-      const finish = (end: ConnectionEnd) => {
-        if (ended === null) ended = end;
-        broken = true;
-        clearTimeout(heartbeat);
-        clearInterval(heartbeat);
-        signal.removeEventListener('abort', onAbort);
-        // Whatever was received is handled before the next RESUME names a sequence.
-        void chain.then(() => {
-          if (settled) return;
-          settled = true;
-          resolve(ended as ConnectionEnd);
-        });
-      };
-      /** Ends this connection without ending the session (a close code other than 1000/1001). */
-      const drop = (end: ConnectionEnd) => {
-        if (ended === null) ended = end;
-        broken = true;
-        if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.terminate();
-        finish(end);
-      };
-      const onAbort = () => {
-        ended ??= { code: 1000, reason: 'stopping' };
-        if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'stopping');
-        else ws.terminate();
-        finish(ended);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-
-      const beat = () => {
-        if (!acked) {
-          drop({ code: 4000, reason: 'no heartbeat ack', zombie: true });
-          return;
-        }
-        acked = false;
-        send(heartbeatFrame(lastSeq));
-      };
-
-      ws.on('message', (data: WebSocket.RawData) => {
-        const text = (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(new Uint8Array(data))).toString('utf8');
-        const payload = parsePayload(text);
-        if (!payload) {
-          log.warn({ platform: 'discord' }, 'Discord gateway sent a frame that is not a payload; ignored');
-          return;
-        }
-        if (payload.s !== null) lastSeq = payload.s;
-        switch (payload.op) {
-          case OP.HELLO: {
-            const interval = (payload.d as { heartbeat_interval?: unknown } | null)?.heartbeat_interval;
-            if (typeof interval !== 'number' || interval <= 0) {
-              drop({ code: 4000, reason: 'HELLO without heartbeat_interval' });
-              return;
-            }
-            clearTimeout(heartbeat);
-            heartbeat = setTimeout(() => {
-              beat();
-              heartbeat = setInterval(beat, interval);
-            }, firstHeartbeatDelay(interval, jitter()));
-            send(handlers.hello());
-            return;
-          }
-          case OP.HEARTBEAT:
-            send(heartbeatFrame(lastSeq));
-            return;
-          case OP.HEARTBEAT_ACK:
-            acked = true;
-            return;
-          case OP.RECONNECT:
-            log.info({ platform: 'discord' }, 'Discord asked for a reconnect (op 7)');
-            drop({ code: 4000, reason: 'RECONNECT requested' });
-            return;
-          case OP.INVALID_SESSION:
-            drop({ code: 4000, reason: 'invalid session', invalidSession: true, resumable: invalidSessionResumable(payload.d) });
-            return;
-          case OP.DISPATCH: {
-            const dispatch = { t: payload.t ?? '', d: payload.d, s: payload.s };
-            chain = chain.then(async () => {
-              if (broken && dispatch.t !== 'READY') return;
-              if (dispatch.t === 'READY') handlers.onReady(dispatch.d);
-              else if (dispatch.t === 'RESUMED') handlers.onResumed();
-              else {
-                try {
-                  await options.onDispatch(dispatch);
-                } catch (error) {
-                  log.error({ platform: 'discord', seq: dispatch.s, event: dispatch.t, err: error instanceof Error ? error.message : String(error) }, 'Discord event not stored; resuming to have it again');
-                  drop({ code: 4000, reason: 'sink failed', sinkFailed: true });
-                  return;
-                }
-              }
-              handlers.handled(dispatch.s);
-            });
-            return;
-          }
-          default:
-            log.debug({ platform: 'discord', op: payload.op }, 'Discord gateway: unknown op ignored');
-        }
-      });
-      ws.on('close', (code: number, reason: Buffer) => finish({ code, reason: reason.toString('utf8') }));
-      ws.on('error', (error: Error) => {
-        log.debug({ platform: 'discord', err: error.message }, 'Discord gateway socket error');
-        drop({ code: 4000, reason: `socket error: ${error.message.split(token).join('<redacted>')}` });
-      });
-    });
-  }
 }

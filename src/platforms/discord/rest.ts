@@ -6,7 +6,7 @@
 // The token travels in the Authorization header (`Bot <token>`) only; anything that might quote it
 // (an error message) passes through `redactToken`.
 
-import { fetchWithin } from '../fetch-within.js';
+import { fetchWithin } from '../../runtime/fetch-within.js';
 export type RateLimitHeaders = {
   /** X-RateLimit-Remaining: sends left in the window. */
   readonly remaining?: number;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeSignal } from '../../../test/fakes/signal-daemon.js';
 import type { FakeSignal, FakeSignalOptions } from '../../../test/fakes/signal-daemon.js';
 import type { InboundMessage, PlatformAdapter, PlatformLog } from '../types.js';
-import { HTTP_URL_NOT_SET, createSignalAdapter, nextBackoff } from './adapter.js';
+import { HTTP_URL_NOT_SET, createSignalAdapter } from './adapter.js';
 
 const BOT = '+15550000000';
 const ADA = '+15551234567';
@@ -395,14 +395,5 @@ describe('signal adapter: check', () => {
     const url = fake.url;
     await fake.close();
     expect(await adapter.check()).toEqual({ ok: false, reason: `signal-cli daemon unreachable at ${url}: ECONNREFUSED`, cause: 'unreachable' });
-  });
-});
-
-describe('nextBackoff', () => {
-  it('doubles from the first pause up to the cap', () => {
-    const backoff = { firstMs: 1_000, maxMs: 30_000 };
-    const pauses = [1_000];
-    for (let i = 0; i < 6; i++) pauses.push(nextBackoff(pauses[pauses.length - 1] ?? 0, backoff));
-    expect(pauses).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
   });
 });

@@ -5,9 +5,12 @@
 // SSE has no acknowledgement: the daemon has already taken the message off Signal's server when
 // the event reaches us, so a sink that rejects loses it. That is logged at error with the id, and
 // the next message is still delivered.
-import { setTimeout as delay } from 'node:timers/promises';
 import type { SignalConfig } from '../../config/schema.js';
 import { errorMessage } from '../../domain/error-message.js';
+import { backoffMs, type Backoff } from '../../runtime/backoff.js';
+import { fetchWithin } from '../../runtime/fetch-within.js';
+import { sleep } from '../../runtime/sleep.js';
+import { createBackgroundLoop } from '../background-loop.js';
 import { markdownToPlainText } from '../plain-text.js';
 import type { ConnectionState, InboundSink, PlatformAdapter, PlatformCheck, PlatformLog } from '../types.js';
 import { parseReceiveEvent } from './envelope.js';
@@ -16,7 +19,7 @@ import type { RpcOutcome } from './rpc.js';
 import { createSignalRpc, networkMessage } from './rpc.js';
 import { SIGNAL_ERROR, classifySendOutcome } from './send-result.js';
 
-export type Backoff = { readonly firstMs: number; readonly maxMs: number };
+export type { Backoff };
 
 export type SignalAdapterOptions = {
   readonly extra: SignalConfig['extra'];
@@ -29,15 +32,11 @@ export type SignalAdapterOptions = {
   readonly rpcTimeoutMs?: number;
 };
 
+/** 1 s, doubling, at most 30 s. */
 export const DEFAULT_BACKOFF: Backoff = Object.freeze({ firstMs: 1_000, maxMs: 30_000 });
 export const HTTP_URL_NOT_SET = 'platforms.signal.extra.http_url is not set';
 
 const CHECK_TIMEOUT_MS = 10_000;
-
-/** The next pause: double the last, capped. Pure. */
-export function nextBackoff(lastMs: number, backoff: Backoff): number {
-  return Math.min(Math.max(lastMs * 2, backoff.firstMs), backoff.maxMs);
-}
 
 export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdapter {
   const baseUrl = options.extra.http_url.trim().replace(/\/+$/, '');
@@ -49,7 +48,15 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
   let state: ConnectionState = baseUrl
     ? { connected: false, detail: 'not started' }
     : { connected: false, detail: HTTP_URL_NOT_SET };
-  let running: { controller: AbortController; loop: Promise<void> } | null = null;
+  const background = createBackgroundLoop({
+    platform: 'signal',
+    log,
+    setState: (next) => {
+      state = next;
+    },
+    crashDetail: 'receiving stopped after an internal error',
+    crashMessage: 'signal: the receive loop failed',
+  });
 
   async function deliver(data: string, sink: InboundSink): Promise<void> {
     const parsed = parseReceiveEvent(data, account);
@@ -69,7 +76,8 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
   }
 
   async function receiveLoop(sink: InboundSink, signal: AbortSignal): Promise<void> {
-    let pauseMs = backoff.firstMs;
+    // Losses in a row since the stream was last connected: the first waits firstMs.
+    let failures = 0;
     while (!signal.aborted) {
       for await (const item of readEventStream({
         baseUrl,
@@ -80,7 +88,7 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
       })) {
         if (item.kind === 'connected') {
           state = { connected: true, detail: `receiving from ${baseUrl}` };
-          pauseMs = backoff.firstMs;
+          failures = 0;
           log.info({ platform: 'signal', url: baseUrl }, 'signal: event stream connected');
         } else if (item.kind === 'receive') {
           await deliver(item.data, sink);
@@ -89,9 +97,10 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
         }
       }
       if (signal.aborted) break;
+      failures += 1;
+      const pauseMs = backoffMs(backoff, failures);
       log.warn({ platform: 'signal', reason: state.detail, retryInMs: pauseMs }, 'signal: event stream lost, reconnecting');
-      await delay(pauseMs, undefined, { signal }).catch(() => undefined);
-      pauseMs = nextBackoff(pauseMs, backoff);
+      await sleep(pauseMs, signal);
     }
     state = { connected: false, detail: 'stopped' };
   }
@@ -104,16 +113,10 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
         log.warn({ platform: 'signal' }, `signal: not receiving, ${HTTP_URL_NOT_SET}`);
         return;
       }
-      if (running) return;
-      const controller = new AbortController();
+      if (background.running()) return;
+      const signal = background.begin();
       state = { connected: false, detail: `connecting to ${baseUrl}` };
-      // The loop catches what it expects; anything else (a throwing logger) must not become an
-      // unhandled rejection that takes the gateway down.
-      const loop = receiveLoop(sink, controller.signal).catch((err: unknown) => {
-        state = { connected: false, detail: `receiving failed: ${errorMessage(err)}` };
-        log.error({ platform: 'signal', error: errorMessage(err) }, 'signal: the receive loop failed');
-      });
-      running = { controller, loop };
+      background.run(receiveLoop(sink, signal));
     },
 
     prepare: markdownToPlainText,
@@ -137,11 +140,9 @@ export function createSignalAdapter(options: SignalAdapterOptions): PlatformAdap
     },
 
     async stop() {
-      if (!running) return;
-      const { controller, loop } = running;
-      running = null;
-      controller.abort();
-      await loop;
+      // Never started (no http_url): the state keeps saying why.
+      if (!background.running()) return;
+      await background.stop();
     },
   };
 }
@@ -158,15 +159,12 @@ async function checkDaemon(
   call: (method: string, params: undefined, signal?: AbortSignal) => Promise<RpcOutcome>,
   signal?: AbortSignal,
 ): Promise<PlatformCheck> {
-  const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS);
-  try {
-    const response = await doFetch(`${baseUrl}/api/v1/check`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    await response.body?.cancel().catch(() => undefined);
-    if (response.status !== 200) return { ok: false, reason: `the signal-cli daemon at ${baseUrl} answered HTTP ${response.status}` };
-  } catch (err) {
-    const why = timeout.aborted ? 'no answer in time' : networkMessage(err);
+  const answer = await fetchWithin(doFetch, `${baseUrl}/api/v1/check`, {}, { timeoutMs: CHECK_TIMEOUT_MS, ...(signal ? { signal } : {}), describe: networkMessage });
+  if (!answer.ok) {
+    const why = answer.timedOut ? 'no answer in time' : answer.reason;
     return { ok: false, reason: `signal-cli daemon unreachable at ${baseUrl}: ${why}`, cause: 'unreachable' };
   }
+  if (answer.status !== 200) return { ok: false, reason: `the signal-cli daemon at ${baseUrl} answered HTTP ${answer.status}` };
   if (!account) return { ok: true, detail: `the signal-cli daemon at ${baseUrl} answers` };
 
   const outcome = await call('listAccounts', undefined, signal);

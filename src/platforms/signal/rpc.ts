@@ -9,6 +9,7 @@
 // - in multi-account mode a per-account method needs `params.account`; single-account mode
 //   ignores it, so it is always sent when configured.
 import { errorMessage } from '../../domain/error-message.js';
+import { fetchWithin } from '../../runtime/fetch-within.js';
 import { GROUP_PREFIX } from './envelope.js';
 
 export type RpcOutcome =
@@ -62,28 +63,21 @@ export function createSignalRpc(options: SignalRpcOptions): SignalRpc {
   async function call(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<RpcOutcome> {
     if (signal?.aborted) return { kind: 'cancelled' };
     const id = nextId++;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
-    let response: Response;
-    let text: string;
-    try {
-      response = await doFetch(`${options.baseUrl}/api/v1/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body,
-        signal: combined,
-      });
-      text = await response.text();
-    } catch (err) {
+    const answer = await fetchWithin(
+      doFetch,
+      `${options.baseUrl}/api/v1/rpc`,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body },
+      { timeoutMs, ...(signal ? { signal } : {}), describe: networkMessage },
+    );
+    if (!answer.ok) {
       if (signal?.aborted) return { kind: 'cancelled' };
-      if (timeout.aborted) return { kind: 'timeout' };
-      return { kind: 'network', message: networkMessage(err) };
+      return answer.timedOut ? { kind: 'timeout' } : { kind: 'network', message: answer.reason };
     }
-    if (response.status !== 200) {
-      return { kind: 'http', status: response.status, body: text.slice(0, MAX_BODY), retryAfter: response.headers.get('retry-after') };
+    if (answer.status !== 200) {
+      return { kind: 'http', status: answer.status, body: answer.text.slice(0, MAX_BODY), retryAfter: answer.headers.get('retry-after') };
     }
-    return readResponse(text, id);
+    return readResponse(answer.text, id);
   }
 
   return {

@@ -1,22 +1,19 @@
 // What the Socket Mode loop says and waits after a failure or a closed socket. Pure.
+import { backoffMs, pauseAfterFailure, type Backoff } from '../../runtime/backoff.js';
 import type { ConnectionState } from '../types.js';
 import { AUTH_ERRORS, describeWebFailure, type WebApiFailure } from './web-api.js';
 
-export type Backoff = { readonly firstMs: number; readonly maxMs: number };
+export { backoffMs, type Backoff };
 
 /** 1 s, doubling, at most 30 s: quick after a blip, gentle on a long outage. */
 export const DEFAULT_BACKOFF: Backoff = Object.freeze({ firstMs: 1000, maxMs: 30_000 });
-
-/** The pause after the `failures`-th failure in a row (1 for the first). */
-export function backoffMs(backoff: Backoff, failures: number): number {
-  return Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.max(0, failures - 1));
-}
 
 /** After apps.connections.open failed. A refused token stays refused until .env changes: ask rarely. */
 export function openDelayMs(failure: WebApiFailure, failures: number, backoff: Backoff): number {
   if (failure.kind === 'api') {
     if (AUTH_ERRORS.has(failure.error)) return backoff.maxMs;
-    if (failure.retryAfterMs !== undefined) return Math.max(failure.retryAfterMs, backoffMs(backoff, failures));
+    // Slack's Retry-After is a floor: a loop already deep in its backoff does not hurry back.
+    return pauseAfterFailure(backoff, failures, failure.retryAfterMs, 'at-least-schedule');
   }
   return backoffMs(backoff, failures);
 }

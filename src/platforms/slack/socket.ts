@@ -11,6 +11,7 @@ import type { ConnectionState, InboundSink, PlatformLog } from '../types.js';
 import { parseFrame } from './events.js';
 import { backoffMs, openDelayMs, openFailureState, type Backoff } from './socket-state.js';
 import type { WebApiResult } from './web-api.js';
+import { sleep } from '../../runtime/sleep.js';
 
 export type SocketLoopOptions = {
   /** apps.connections.open with the app-level token. */
@@ -168,17 +169,4 @@ function runSession(url: string, options: SocketLoopOptions): Promise<SessionEnd
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(new Uint8Array(data)).toString('utf8');
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -6,7 +6,7 @@
 // Tokens travel only in the Authorization header; anything that might quote one in a log line
 // goes through `redactSlackTokens`.
 
-import { fetchWithin } from '../fetch-within.js';
+import { fetchWithin } from '../../runtime/fetch-within.js';
 export type WebApiFailure =
   /** Slack (or something in front of it) answered, with ok:false or a non-2xx status. */
   | {

@@ -4,6 +4,7 @@
 // Both with HTTP basic auth AccountSid:AuthToken. It reports what happened on the wire and decides
 // nothing; send-result.ts and the adapter read the outcome.
 import { errorMessage } from '../../domain/error-message.js';
+import { fetchWithin } from '../../runtime/fetch-within.js';
 
 export type TwilioCredentials = Readonly<{ accountSid: string; authToken: string }>;
 
@@ -44,37 +45,38 @@ export function redact(text: string, credentials: TwilioCredentials): string {
   return out;
 }
 
+function unreachable(err: unknown): string {
+  const cause = err instanceof Error && err.cause !== undefined ? `: ${errorMessage(err.cause)}` : '';
+  return `Twilio unreachable: ${errorMessage(err)}${cause}`;
+}
+
 export function createMessagesApi(options: MessagesApiOptions): MessagesApi {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { credentials } = options;
   const accountPath = `${options.apiBase.replace(/\/+$/, '')}${API_VERSION_PATH}/Accounts/${encodeURIComponent(credentials.accountSid)}`;
 
-  async function call(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<ApiOutcome> {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    try {
-      const response = await doFetch(url, {
-        ...init,
-        headers: { ...init.headers, authorization: basicAuth(credentials), accept: 'application/json' },
-        signal: combined,
-        redirect: 'error',
-      });
-      // Twilio's error messages can quote the request path, which holds the AccountSid.
-      const text = redact(await response.text(), credentials);
-      let body: unknown;
-      try {
-        body = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-      return { kind: 'answer', status: response.status, retryAfter: response.headers.get('retry-after'), body };
-    } catch (err) {
-      if (deadline.aborted) return { kind: 'failed', reason: `no answer from Twilio within ${timeoutMs} ms` };
+  async function call(url: string, init: Omit<RequestInit, 'signal'>, signal: AbortSignal | undefined): Promise<ApiOutcome> {
+    const answer = await fetchWithin(
+      doFetch,
+      url,
+      { ...init, headers: { ...init.headers, authorization: basicAuth(credentials), accept: 'application/json' }, redirect: 'error' },
+      { timeoutMs, ...(signal ? { signal } : {}), redact: (text) => redact(text, credentials), describe: unreachable },
+    );
+    if (!answer.ok) {
+      if (answer.timedOut) return { kind: 'failed', reason: `no answer from Twilio within ${timeoutMs} ms` };
       if (signal?.aborted) return { kind: 'failed', reason: 'cancelled' };
-      const cause = err instanceof Error && err.cause !== undefined ? `: ${errorMessage(err.cause)}` : '';
-      return { kind: 'failed', reason: redact(`Twilio unreachable: ${errorMessage(err)}${cause}`, credentials) };
+      return { kind: 'failed', reason: answer.reason };
     }
+    // Twilio's error messages can quote the request path, which holds the AccountSid.
+    const text = redact(answer.text, credentials);
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { kind: 'answer', status: answer.status, retryAfter: answer.headers.get('retry-after'), body };
   }
 
   return {

@@ -3,7 +3,7 @@
 // as name followed by value with no separators, parameters sorted by name; HMAC-SHA1 keyed with
 // the account's auth token; base64. Pure.
 import { createHmac } from 'node:crypto';
-import { safeEqual } from '../../webhook/verify.js';
+import { safeEqual } from '../../runtime/safe-equal.js';
 
 /** Form parameters in arrival order; a name may repeat. */
 export type FormParams = ReadonlyArray<readonly [name: string, value: string]>;

@@ -5,7 +5,7 @@
 // The token is part of every URL (https://api.telegram.org/bot<token>/<method>). It never leaves
 // this file in a string: anything that might quote a URL is passed through `redactToken`.
 
-import { fetchWithin } from '../fetch-within.js';
+import { fetchWithin } from '../../runtime/fetch-within.js';
 
 export type BotApiFailure =
   /** Telegram (or something in front of it) answered with an error. */

@@ -1,9 +1,10 @@
 // What the long-poll loop says and does after a failure: the words for `state()` and the doctor,
 // and how long to wait before polling again. Pure.
+import { backoffMs, pauseAfterFailure, type Backoff } from '../../runtime/backoff.js';
 import type { ConnectionState } from '../types.js';
 import type { BotApiFailure } from './bot-api.js';
 
-export type Backoff = { readonly firstMs: number; readonly maxMs: number };
+export { backoffMs, type Backoff };
 
 /** 1 s, doubling, at most 30 s: quick after a blip, gentle on a long outage. */
 export const DEFAULT_BACKOFF: Backoff = Object.freeze({ firstMs: 1000, maxMs: 30_000 });
@@ -13,17 +14,12 @@ export type PollFailure =
   /** Telegram answered ok but not with a list of updates. */
   | { readonly ok: false; readonly kind: 'malformed'; readonly reason: string };
 
-/** The pause after the `failures`-th failure in a row (1 for the first). */
-export function backoffMs(backoff: Backoff, failures: number): number {
-  const doubled = backoff.firstMs * 2 ** Math.max(0, failures - 1);
-  return Math.min(backoff.maxMs, doubled);
-}
-
 export function pollDelayMs(failure: PollFailure, failures: number, backoff: Backoff): number {
   if (failure.kind === 'api') {
     // A rejected token stays rejected until someone changes .env: ask rarely.
     if (failure.status === 401) return backoff.maxMs;
-    if (failure.retryAfterMs !== undefined) return failure.retryAfterMs;
+    // Telegram's retry_after is when it takes us back, sooner than the schedule or not.
+    return pauseAfterFailure(backoff, failures, failure.retryAfterMs, 'as-told');
   }
   return backoffMs(backoff, failures);
 }

@@ -9,7 +9,7 @@
 //
 // The offset lives in memory only. After a restart the first getUpdates names no offset and gets
 // the earliest unconfirmed update, which is exactly the first one not yet stored.
-import { realSleep, type Sleep } from '../../delivery/retry.js';
+import { sleep as realSleep, type Sleep } from '../../runtime/sleep.js';
 import type { ConnectionState, InboundSink, PlatformLog } from '../types.js';
 import type { BotApi } from './bot-api.js';
 import { backoffMs, describeFailure, failureState, pollDelayMs, type Backoff, type PollFailure } from './poll-state.js';

@@ -105,6 +105,7 @@ export function createMessagesDecoder(label: string): StreamDecoder {
   const tools = new Map<number, { id: string; name: string; json: string }>();
   let inputTokens = 0;
   let cachedInputTokens = 0;
+  let cacheWriteInputTokens = 0;
   let outputTokens = 0;
   let sawUsage = false;
   let stop: FinishReason | undefined;
@@ -118,6 +119,7 @@ export function createMessagesDecoder(label: string): StreamDecoder {
           const cacheWrite = usage.cache_creation_input_tokens ?? 0;
           inputTokens = (usage.input_tokens ?? 0) + cacheRead + cacheWrite;
           cachedInputTokens = cacheRead;
+          cacheWriteInputTokens = cacheWrite;
           outputTokens = usage.output_tokens ?? 0;
           sawUsage = true;
           return { events: [] };
@@ -158,7 +160,7 @@ export function createMessagesDecoder(label: string): StreamDecoder {
         }
         case 'message_stop':
           return {
-            events: [...(sawUsage ? [{ type: 'usage' as const, usage: { inputTokens, outputTokens, cachedInputTokens } }] : []), { type: 'finish', reason: stop ?? 'stop' }],
+            events: [...(sawUsage ? [{ type: 'usage' as const, usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteInputTokens } }] : []), { type: 'finish', reason: stop ?? 'stop' }],
             done: true,
           };
         case 'error':

@@ -134,6 +134,7 @@ export function createChatDecoder(label: string): StreamDecoder {
           inputTokens: chunk.usage.prompt_tokens ?? 0,
           outputTokens: chunk.usage.completion_tokens ?? 0,
           cachedInputTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+          cacheWriteInputTokens: 0,
         };
       }
       const choice = chunk.choices?.[0];

@@ -29,7 +29,7 @@ describe('chat completions chunks', () => {
     expect(
       feed(createChatDecoder('p'), [{ choices: [{ delta: { content: null } }] }, { choices: [], usage: { prompt_tokens: 3, completion_tokens: null, prompt_tokens_details: null } }, '[DONE]']),
     ).toEqual([
-      { type: 'usage', usage: { inputTokens: 3, outputTokens: 0, cachedInputTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 3, outputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0 } },
       { type: 'finish', reason: 'stop' },
     ]);
   });

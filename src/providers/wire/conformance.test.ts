@@ -82,7 +82,7 @@ describe.each(MODES)('%s client', (apiMode) => {
     const got = await events(ask('m'), apiMode);
     expect(got.filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.text : ''))).toEqual(['Hel', 'lo', ' there']);
     expect(got.slice(-2)).toEqual([
-      { type: 'usage', usage: { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4 } },
+      { type: 'usage', usage: { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4, cacheWriteInputTokens: 0 } },
       { type: 'finish', reason: 'stop' },
     ]);
     expect(fake.requests).toHaveLength(1);

@@ -65,7 +65,7 @@ describe('responses decoder', () => {
     expect(events).toEqual([
       { type: 'text_delta', text: 'from the final response' },
       { type: 'tool_call', call: { id: 'c1', name: 'f', arguments: {} } },
-      { type: 'usage', usage: { inputTokens: 10, outputTokens: 3, cachedInputTokens: 4 } },
+      { type: 'usage', usage: { inputTokens: 10, outputTokens: 3, cachedInputTokens: 4, cacheWriteInputTokens: 0 } },
       { type: 'finish', reason: 'tool_calls' },
     ]);
   });
@@ -96,6 +96,20 @@ describe('responses decoder', () => {
 });
 
 describe('messages decoder', () => {
+  it('counts the tokens written to the prompt cache apart from those read (both in the input total)', () => {
+    const events = feed(createMessagesDecoder('p'), [
+      { data: { type: 'message_start', message: { usage: { input_tokens: 5, cache_read_input_tokens: 20, cache_creation_input_tokens: 300, output_tokens: 1 } } } },
+      { data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'ok' } } },
+      { data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 4 } } },
+      { data: { type: 'message_stop' } },
+    ]);
+    expect(events).toEqual([
+      { type: 'text_delta', text: 'ok' },
+      { type: 'usage', usage: { inputTokens: 325, outputTokens: 4, cachedInputTokens: 20, cacheWriteInputTokens: 300 } },
+      { type: 'finish', reason: 'stop' },
+    ]);
+  });
+
   it('gives an empty tool input as {} and counts cached input in the total', () => {
     const events = feed(createMessagesDecoder('p'), [
       { data: { type: 'message_start', message: { usage: { input_tokens: 5, cache_read_input_tokens: 20, output_tokens: 1 } } } },
@@ -108,7 +122,7 @@ describe('messages decoder', () => {
     ]);
     expect(events).toEqual([
       { type: 'tool_call', call: { id: 't1', name: 'now', arguments: {} } },
-      { type: 'usage', usage: { inputTokens: 25, outputTokens: 9, cachedInputTokens: 20 } },
+      { type: 'usage', usage: { inputTokens: 25, outputTokens: 9, cachedInputTokens: 20, cacheWriteInputTokens: 0 } },
       { type: 'finish', reason: 'tool_calls' },
     ]);
   });

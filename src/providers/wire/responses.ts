@@ -76,7 +76,7 @@ type Json = Record<string, unknown>;
 function usageOf(response: Json): Usage | undefined {
   const u = checked(responsesUsage, response.usage, 'response.usage');
   if (!u) return undefined;
-  return { inputTokens: u.input_tokens ?? 0, outputTokens: u.output_tokens ?? 0, cachedInputTokens: u.input_tokens_details?.cached_tokens ?? 0 };
+  return { inputTokens: u.input_tokens ?? 0, outputTokens: u.output_tokens ?? 0, cachedInputTokens: u.input_tokens_details?.cached_tokens ?? 0, cacheWriteInputTokens: 0 };
 }
 
 function functionCallOf(item: Json): ToolCall {

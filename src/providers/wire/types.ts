@@ -28,7 +28,10 @@ export type Usage = {
   /** All input tokens, cached ones included. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens read from the prompt cache (part of inputTokens). */
   readonly cachedInputTokens: number;
+  /** Input tokens written to the prompt cache (part of inputTokens); only Anthropic reports them. */
+  readonly cacheWriteInputTokens: number;
 };
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';

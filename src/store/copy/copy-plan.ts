@@ -28,6 +28,8 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'platform_cursors', orderBy: 'platform', identity: false },
   { name: 'platform_approved_users', orderBy: 'platform, user_id', identity: false },
   { name: 'pr_threads', orderBy: 'route, pr_key', identity: false },
+  { name: 'pr_findings', orderBy: 'route, pr_key, fingerprint', identity: false },
+  { name: 'pr_review_plans', orderBy: 'event_id', identity: false },
 ];
 
 /** Iris's tables in PostgreSQL that hold rows: the copied ones and the shared rate-limit window. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminQuery, dropSchema, freshSchemaName, PG_TEST_URL } from '../../../test/helpers/postgres.js';
 import { fillSqliteStore } from '../../../test/helpers/store-fixture.js';
+import { PG_SCHEMA_VERSION } from '../pg/pg-migrations.js';
 import { openPostgresStore } from '../pg/pg-store.js';
 import { copySqliteToPg } from './copy-to-pg.js';
 
@@ -33,13 +34,13 @@ describe('copySqliteToPg', () => {
   it('copies 1,200 usage rows (three INSERT batches) keeping every id, and the next id follows the last', async () => {
     const counts = await fillSqliteStore(statePath, { usageRows: 1_200 });
     const result = await copySqliteToPg(statePath, url, { force: false });
-    expect(result).toMatchObject({ ok: true, migrated: { from: 0, to: 8 }, replaced: false });
+    expect(result).toMatchObject({ ok: true, migrated: { from: 0, to: PG_SCHEMA_VERSION }, replaced: false });
     expect(Object.fromEntries(result.ok ? result.counts : [])).toEqual(counts);
     const ids = await idsOf('usage');
     expect(ids).toEqual(Array.from({ length: 1_200 }, (_, i) => i + 1));
     const store = await openPostgresStore(url);
     try {
-      await store.recordUsage({ sessionId: null, at: 1, provider: 'p', model: 'm', task: 'main', inputTokens: 1, outputTokens: 1, cachedTokens: 0, costUsd: null });
+      await store.recordUsage({ sessionId: null, at: 1, provider: 'p', model: 'm', task: 'main', inputTokens: 1, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, source: 'cli', costUsd: null });
     } finally {
       await store.close();
     }

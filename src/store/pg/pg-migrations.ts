@@ -13,6 +13,9 @@ import { StoreError } from '../errors.js';
 import type { Migration } from '../migrations.js';
 import type { PgPool, Queryable } from './pg-pool.js';
 import { inTransaction } from './pg-pool.js';
+import { PG_USAGE_LEDGER } from '../usage-migration.js';
+import { PG_PR_FINDINGS } from '../pr-findings-schema.js';
+import { PG_RETENTION } from '../retention-schema.js';
 
 export const PG_MIGRATIONS: readonly Migration[] = [
   {
@@ -289,6 +292,9 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       $fn$;
     `,
   },
+  PG_USAGE_LEDGER,
+  PG_PR_FINDINGS,
+  PG_RETENTION,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;

@@ -1,63 +1,17 @@
-// Sessions, their messages and usage on PostgreSQL: the same rules as sqlite-store.ts (the same
+// Sessions and their messages on PostgreSQL: the same rules as sqlite-store.ts (the same
 // row shapes, filters and checks), each write one statement or one transaction.
 import type { Message } from '../../domain/messages.js';
 import { StoreError } from '../errors.js';
 import { decodeMessage, encodeMessage } from '../message-codec.js';
 import { newSessionRecord, sessionFilters, toRecord, type SessionRow } from '../session-queries.js';
-import type { Store, UsageGroupBy, UsageRow } from '../types.js';
-import { compareUsageRows, MODEL_SEPARATOR, usageProblem } from '../usage-queries.js';
+import type { Store } from '../types.js';
 import { named } from './pg-named.js';
 import { inTransaction, sqlState, type PgClient, type PgPool } from './pg-pool.js';
 
 type SessionMethods = Pick<
   Store,
-  'createSession' | 'getSession' | 'listSessions' | 'updateSession' | 'deleteSessions' | 'appendMessages' | 'replaceMessages' | 'loadMessages' | 'recordUsage' | 'usageSummary'
+  'createSession' | 'getSession' | 'listSessions' | 'updateSession' | 'deleteSessions' | 'appendMessages' | 'replaceMessages' | 'loadMessages'
 >;
-
-type UsageSummaryRow = {
-  provider: string | null;
-  model: string | null;
-  task: string | null;
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  cost_usd: number | null;
-  unpriced_calls: number;
-  served: string[];
-};
-
-const AGGREGATES = `
-  count(*) AS calls,
-  sum(input_tokens) AS input_tokens,
-  sum(output_tokens) AS output_tokens,
-  sum(cached_tokens) AS cached_tokens,
-  sum(cost_usd) AS cost_usd,
-  count(*) FILTER (WHERE cost_usd IS NULL) AS unpriced_calls`;
-
-function usageSql(by: UsageGroupBy, hasSince: boolean): string {
-  const where = hasSince ? 'WHERE at >= $1' : '';
-  return by === 'model'
-    ? `SELECT provider, model, NULL AS task, ${AGGREGATES}, array_agg(DISTINCT task) AS served FROM usage ${where} GROUP BY provider, model`
-    : `SELECT NULL AS provider, NULL AS model, task, ${AGGREGATES},
-         array_agg(DISTINCT provider || '${MODEL_SEPARATOR}' || model) AS served FROM usage ${where} GROUP BY task`;
-}
-
-function toUsageRow(row: UsageSummaryRow): UsageRow {
-  const sums = {
-    calls: row.calls,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    cachedTokens: row.cached_tokens,
-    costUsd: row.cost_usd,
-    unpricedCalls: row.unpriced_calls,
-    served: [...row.served].sort(),
-  };
-  if (row.task !== null) return { key: row.task, ...sums };
-  const provider = row.provider ?? '';
-  const model = row.model ?? '';
-  return { key: `${provider}${MODEL_SEPARATOR}${model}`, provider, model, ...sums };
-}
 
 /**
  * `guarded` turns any failure of `work` into a StoreError naming the database; `where` is that
@@ -188,24 +142,6 @@ export function createPgSessions(pool: PgPool, now: () => number, guarded: <T>(w
           if (!decoded.ok) throw new StoreError('corrupt', `${where}: message ${row.seq} of session ${sessionId} is unreadable (${decoded.reason})`);
           return decoded.message;
         });
-      }),
-
-    recordUsage: (record) =>
-      guarded(async () => {
-        const problem = usageProblem(record);
-        if (problem) throw new StoreError('invalid', `${where}: usage cannot be stored: ${problem}`);
-        await pool.query(
-          `INSERT INTO usage (session_id, at, provider, model, task, input_tokens, output_tokens, cached_tokens, cost_usd)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [record.sessionId, record.at, record.provider, record.model, record.task, record.inputTokens, record.outputTokens, record.cachedTokens, record.costUsd],
-        );
-      }),
-
-    usageSummary: (options) =>
-      guarded(async () => {
-        const hasSince = options.since !== undefined;
-        const result = await pool.query<UsageSummaryRow>(usageSql(options.by, hasSince), hasSince ? [options.since] : []);
-        return result.rows.map(toUsageRow).sort(compareUsageRows);
       }),
   };
 }

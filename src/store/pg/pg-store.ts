@@ -12,6 +12,8 @@ import { migratePg, newerPgSchemaError, PG_SCHEMA_VERSION, readPgSchemaVersion }
 import { createPgPool, redactStoreUrl, sqlState, toPgStoreError } from './pg-pool.js';
 import { createPgRateLimits } from './pg-rate-limits.js';
 import { createPgSessions } from './pg-sessions.js';
+import { createPgUsage } from './pg-usage.js';
+import { createPgRetention } from './pg-retention.js';
 import { createPgSkillLoads } from './pg-skill-loads.js';
 import { createPgWakeups } from './pg-wakeups.js';
 import { formatWorkerId, thisWorker } from './pg-worker-id.js';
@@ -19,6 +21,8 @@ import { createPgWebhookInbox } from './pg-webhook-inbox.js';
 import { createPgPlatformStore } from './pg-platform-state.js';
 import { createPgKanbanBoard } from './pg-kanban-board.js';
 import { createPgPrThreads } from './pg-pr-threads.js';
+import { createPgPrFindings } from './pg-pr-findings.js';
+import { createPgSessionBrowser } from './pg-session-browser.js';
 
 export const DEFAULT_LEASE_SECONDS = 30;
 
@@ -88,11 +92,15 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
     backend: 'postgres',
     location: where,
     ...createPgSessions(pool, now, guarded, where),
+    ...createPgUsage(pool, guarded, where),
     webhooks: createPgWebhookInbox(ctx),
     kanban: createPgKanbanBoard(ctx),
     skillLoads: createPgSkillLoads(ctx),
     platforms: createPgPlatformStore(ctx),
     prThreads: createPgPrThreads(ctx),
+    prFindings: createPgPrFindings(ctx),
+    sessionBrowser: createPgSessionBrowser(ctx),
+    retention: createPgRetention(ctx),
     wakeups,
     rateLimits: createPgRateLimits(ctx),
     close: async () => {

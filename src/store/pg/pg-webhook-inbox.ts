@@ -10,6 +10,7 @@
 // this is SQLite's "every one" for a single gateway); releaseRun puts back only this worker's own
 // run; and a released or recovered run wakes the other processes' workers.
 import { toRecord } from '../webhook-inbox.js';
+import { redeliverRefusal, rerunRefusal, stateCondition } from '../webhook-operator.js';
 import type { WebhookInbox, WebhookPendingState } from '../webhook-types.js';
 import type { PgContext } from './pg-context.js';
 import { inTransaction } from './pg-pool.js';
@@ -156,13 +157,47 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
     list: (options = {}) =>
       guarded(async () => {
         // LIMIT NULL is no limit.
-        const limit = options.limit ?? null;
-        const result =
-          options.route === undefined
-            ? await pool.query<PgEventRow>('SELECT * FROM webhook_events ORDER BY id DESC LIMIT $1', [limit])
-            : await pool.query<PgEventRow>('SELECT * FROM webhook_events WHERE route = $1 ORDER BY id DESC LIMIT $2', [options.route, limit]);
+        const values: unknown[] = [options.limit ?? null];
+        const conditions: string[] = [];
+        if (options.route !== undefined) conditions.push(`route = $${values.push(options.route)}`);
+        if (options.state !== undefined) conditions.push(stateCondition(options.state));
+        const where = conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}`;
+        const result = await pool.query<PgEventRow>(`SELECT * FROM webhook_events ${where} ORDER BY id DESC LIMIT $1`, values);
         return result.rows.map(toRecord);
       }),
+    requeueDelivery: (id) =>
+      guarded(() =>
+        inTransaction(pool, async (client) => {
+          const row = (await client.query<PgEventRow>('SELECT * FROM webhook_events WHERE id = $1 FOR UPDATE', [id])).rows[0];
+          const refusal = redeliverRefusal(row && toRecord(row));
+          if (refusal !== undefined) return { ok: false, reason: refusal } as const;
+          // Held by nobody: the first worker to look for deliveries no live worker holds takes it
+          // (worker-pool.ts adoptDeliveries), as it would a dead worker's.
+          const requeued = await client.query<PgEventRow>(
+            `UPDATE webhook_events SET state = 'done', delivery_started_at = NULL, delivery_pid = NULL, error = NULL, worker = NULL, lease_until = NULL, updated_at = $1
+             WHERE id = $2 RETURNING *`,
+            [now(), id],
+          );
+          return { ok: true, record: toRecord(requeued.rows[0]!) } as const;
+        }),
+      ),
+    rerun: (id, deliveryId) =>
+      guarded(() =>
+        inTransaction(pool, async (client) => {
+          const row = (await client.query<PgEventRow>('SELECT * FROM webhook_events WHERE id = $1 FOR UPDATE', [id])).rows[0];
+          const refusal = rerunRefusal(row && toRecord(row));
+          if (refusal !== undefined) return { ok: false, reason: refusal } as const;
+          const at = now();
+          const inserted = await client.query<{ id: number }>(
+            `INSERT INTO webhook_events (route, delivery_id, event, payload, route_snapshot, state, received_at, updated_at, lane, run_after)
+             SELECT route, $1, event, payload, route_snapshot, 'accepted', $2, $2, lane, NULL FROM webhook_events WHERE id = $3 RETURNING id`,
+            [deliveryId, at, id],
+          );
+          // Every process's workers hear of it, as of an accepted event.
+          await client.query(notifySql('inbox', ctx.schema));
+          return { ok: true, id: Number(inserted.rows[0]!.id) } as const;
+        }),
+      ),
     pruneDedup: (before) => guarded(() => run('DELETE FROM webhook_dedup WHERE seen_at < $1', [before])),
     pruneFinished: (before) => guarded(() => run("DELETE FROM webhook_events WHERE state IN ('delivered', 'failed') AND updated_at < $1", [before])),
     depth: () =>
@@ -176,5 +211,7 @@ export function createPgWebhookInbox(ctx: PgContext, isAlive: (pid: number) => b
         for (const row of result.rows) counts[row.delivering ? 'delivering' : (row.state as WebhookPendingState)] += row.n;
         return counts;
       }),
+    failedSince: (since) =>
+      guarded(async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_events WHERE state = 'failed' AND updated_at >= $1", [since])).rows[0]!.n),
   };
 }

@@ -61,8 +61,8 @@ function toolId(answer: Answer, index: number): string {
  * `prompt_tokens`; the scripted `input` is the OpenAI-style total, so the split happens here.
  */
 function promptUsage(answer: Answer) {
-  const { input, cached } = answer.usage;
-  return { input_tokens: input - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached };
+  const { input, cached, cacheWrite } = answer.usage;
+  return { input_tokens: input - cached - cacheWrite, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached };
 }
 
 function message(ctx: AnswerContext, fields: Record<string, unknown>) {

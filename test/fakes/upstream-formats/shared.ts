@@ -20,6 +20,8 @@ export type AnswerUsage = {
   readonly output: number;
   /** The part of `input` read from the prompt cache. */
   readonly cached: number;
+  /** The part of `input` written to the prompt cache (Anthropic's cache_creation_input_tokens). */
+  readonly cacheWrite: number;
 };
 
 /** A successful model answer, independent of the wire format. */

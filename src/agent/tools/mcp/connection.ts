@@ -4,6 +4,7 @@
 import { errorMessage } from '../../../domain/error-message.js';
 import { redactText } from '../../../log/redact.js';
 import { VERSION } from '../../../version.js';
+import { MAX_LISTING_PAGES, readAllPages } from './list-pages.js';
 import type { McpServer } from './servers.js';
 import type { McpCallAnswer } from './tool-result.js';
 
@@ -89,13 +90,15 @@ export async function connectMcpServer(server: McpServer, timeoutMs: number): Pr
   let tools: McpToolInfo[];
   try {
     await withTimeout(client.connect(transport), timeoutMs, 'starting the server');
-    tools = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
-      tools.push(...page.tools.map(readInfo));
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const listing = await readAllPages(
+      async (cursor, timeLeftMs) => {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeLeftMs });
+        return { items: page.tools.map(readInfo), nextCursor: page.nextCursor };
+      },
+      { maxPages: MAX_LISTING_PAGES, totalMs: timeoutMs },
+    );
+    if (!listing.ok) throw new Error(listing.error);
+    tools = listing.items;
   } catch (err) {
     await client.close().catch(() => undefined);
     return { ok: false, error: withStderr(errorMessage(err)) };

@@ -1,0 +1,94 @@
+// Posting a review's findings (its plan, review/review-plan.ts) after its summary: the inline
+// comments (GitHub: one review, event COMMENT, carrying the event's delivery marker; GitLab: a
+// discussion per finding), each recorded in the store with its comment and thread ids; then the
+// outdated findings, each answered and resolved. A post cut off by a crash, or a try that failed
+// (it may have posted all the same), is looked for by its markers before anything is posted again.
+import { deliveryMarker } from '../delivery/forge-comment.js';
+import type { CallOptions, ForgeResult, PrRef } from '../delivery/pr-forge.js';
+import type { PostedFinding, PrReviewPoster } from '../delivery/pr-review-poster.js';
+import { OUTDATED_REPLY } from '../review/finding-comment.js';
+import type { ReviewPlan } from '../review/review-plan.js';
+import type { PrFindings } from '../store/pr-finding-types.js';
+import type { WebhookEventRecord } from '../store/webhook-types.js';
+
+export type ReviewDeliveryDeps = {
+  readonly poster: PrReviewPoster;
+  readonly findings: PrFindings;
+  readonly botLogin: string | undefined;
+  /** Retries a call that failed in a retryable way (the caller's backoff). */
+  readonly retried: <T>(call: () => Promise<ForgeResult<T>>) => Promise<ForgeResult<T>>;
+};
+
+export type ReviewTarget = { readonly pr: PrRef; readonly prKey: string };
+
+/**
+ * `reviewBody`: GitHub's review body (the summary, or a pointer to the summary comment), without
+ * the marker, which is added here.
+ */
+export async function deliverReviewFindings(
+  deps: ReviewDeliveryDeps,
+  record: WebhookEventRecord,
+  target: ReviewTarget,
+  plan: ReviewPlan,
+  reviewBody: string,
+  call: CallOptions,
+): Promise<ForgeResult<{ readonly posted: number; readonly outdated: number }>> {
+  const { poster, findings } = deps;
+  const marker = deliveryMarker(record.id);
+  let posted: PostedFinding[] = [];
+  if (plan.inline.length > 0) {
+    const find = () => poster.findPosted(target.pr, marker, plan.inline, { ...call, ...(deps.botLogin === undefined ? {} : { by: deps.botLogin }) });
+    // After a crash (the event was being delivered), what was posted is looked for first.
+    let lookFirst = record.state === 'delivering';
+    const result = await deps.retried(async (): Promise<ForgeResult<PostedFinding[]>> => {
+      let already: PostedFinding[] = [];
+      if (lookFirst) {
+        const found = await find();
+        if (!found.ok) return found;
+        // GitHub: the review is one call, so a review found holds every finding there is.
+        if (found.value !== null) {
+          already = found.value;
+          if (poster.postsOneReview) return { ok: true, value: already };
+        }
+      }
+      const known = new Set(already.map((p) => p.fingerprint));
+      const rest = plan.inline.filter((comment) => !known.has(comment.fingerprint));
+      if (rest.length === 0) return { ok: true, value: already };
+      const fresh = await poster.postFindings(target.pr, { body: `${reviewBody}\n\n${marker}`, shas: plan.shas, comments: rest }, call);
+      lookFirst = !fresh.ok;
+      return fresh.ok ? { ok: true, value: [...already, ...fresh.value] } : fresh;
+    });
+    if (!result.ok) return result;
+    posted = result.value;
+    const byFingerprint = new Map(plan.inline.map((comment) => [comment.fingerprint, comment]));
+    for (const one of posted) {
+      const comment = byFingerprint.get(one.fingerprint);
+      if (comment === undefined) continue;
+      await findings.record({
+        route: record.route,
+        prKey: target.prKey,
+        fingerprint: one.fingerprint,
+        path: comment.path,
+        line: comment.line,
+        lineText: comment.lineText,
+        title: comment.title,
+        severity: comment.severity,
+        state: 'open',
+        threadId: one.threadId,
+        commentId: one.commentId,
+        eventId: record.id,
+      });
+    }
+  }
+  let outdated = 0;
+  for (const gone of plan.outdated) {
+    // Marked when done: a crash before then answers and resolves it again (resolving twice is harmless).
+    const current = (await findings.list(record.route, target.prKey)).find((f) => f.fingerprint === gone.fingerprint);
+    if (current === undefined || current.state !== 'open') continue;
+    const resolved = await deps.retried(() => poster.resolveOutdated(target.pr, { threadId: gone.threadId, commentId: gone.commentId }, OUTDATED_REPLY, call));
+    if (!resolved.ok) return resolved;
+    await findings.setState(record.route, target.prKey, gone.fingerprint, 'outdated');
+    outdated += 1;
+  }
+  return { ok: true, value: { posted: posted.length, outdated } };
+}

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { readThreadReply } from './thread-reply.js';
+
+describe('readThreadReply', () => {
+  it('a mention is a question, whatever else it says', () => {
+    expect(readThreadReply("@iris why? won't fix otherwise", true)).toBe('question');
+  });
+  it.each(["Won't fix, this is intended.", 'wontfix', 'wont fix', 'This is not a bug.', 'It is BY DESIGN', 'won’t fix'])('"%s" dismisses', (body) => {
+    expect(readThreadReply(body, false)).toBe('dismissal');
+  });
+  it('anything else is feedback', () => {
+    expect(readThreadReply('Good catch, fixed in the next push.', false)).toBe('feedback');
+    expect(readThreadReply('This is a bug indeed', false)).toBe('feedback');
+  });
+});
