@@ -8,6 +8,7 @@ import type { CallOptions, ForgeResult, PrRef } from '../delivery/pr-forge.js';
 import type { PostedFinding, PrReviewPoster } from '../delivery/pr-review-poster.js';
 import { OUTDATED_REPLY } from '../review/finding-comment.js';
 import type { ReviewPlan } from '../review/review-plan.js';
+import { GOES_OUTDATED } from '../review/placement.js';
 import type { PrFindings } from '../store/pr-finding-types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 
@@ -84,7 +85,7 @@ export async function deliverReviewFindings(
   for (const gone of plan.outdated) {
     // Marked when done: a crash before then answers and resolves it again (resolving twice is harmless).
     const current = (await findings.list(record.route, target.prKey)).find((f) => f.fingerprint === gone.fingerprint);
-    if (current === undefined || current.state !== 'open') continue;
+    if (current === undefined || !GOES_OUTDATED.has(current.state)) continue;
     const resolved = await deps.retried(() => poster.resolveOutdated(target.pr, { threadId: gone.threadId, commentId: gone.commentId }, OUTDATED_REPLY, call));
     if (!resolved.ok) return resolved;
     await findings.setState(record.route, target.prKey, gone.fingerprint, 'outdated');

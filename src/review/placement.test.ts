@@ -36,12 +36,14 @@ describe('placeFindings', () => {
     expect(placed.repeats).toHaveLength(1);
   });
 
-  it('marks an open finding whose code left the diff outdated, not one whose code only moved', () => {
+  it('marks an open or answered finding whose code left the diff outdated, not one whose code only moved, nor a dismissed or resolved one', () => {
     const gone = recorded(2, 'G', 'old();', 'open');
     const moved = recorded(9, 'M', 'more();', 'open');
     const answered = recorded(2, 'A', 'vanished();', 'answered');
+    const dismissed = recorded(3, 'D', 'vanished();', 'dismissed');
+    const resolved = recorded(4, 'R', 'vanished();', 'resolved');
     const elsewhere = { ...recorded(1, 'E', 'x();', 'open'), path: 'gone.ts' };
-    expect(placeFindings([], diffs, [gone, moved, answered, elsewhere]).outdated).toEqual([gone, elsewhere]);
+    expect(placeFindings([], diffs, [gone, moved, answered, dismissed, resolved, elsewhere]).outdated).toEqual([gone, answered, elsewhere]);
   });
 
   it('a range with a line outside the diff becomes a comment on its last line, without the suggestion', () => {

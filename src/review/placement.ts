@@ -5,7 +5,9 @@
 // - summary: its line is not in the diff ("Not on a changed line" in the summary);
 // - repeat: its fingerprint was posted on this PR before and is still open, was answered by a
 //   human, dismissed, or resolved (an outdated one may be posted again: its code came back);
-// - outdated: a recorded open finding whose line's code is no longer in its file's diff.
+// - outdated: a recorded open or answered finding whose line's code is no longer in its file's
+//   diff (a reply such as "will fix" does not keep a fixed finding's thread open; a dismissed one
+//   stays dismissed, so that it is never raised again even if its line comes back).
 import { normalizeLineText, type DiffLine, type DiffLines } from './diff-lines.js';
 import { findingFingerprint } from './fingerprint.js';
 import type { Finding } from './findings.js';
@@ -40,6 +42,8 @@ export type Placement<R extends RecordedFindingRef = RecordedFindingRef> = {
 
 /** A repeat is skipped in these states; `outdated` is not one (the code came back). */
 const STOPS_A_REPEAT: ReadonlySet<FindingState> = new Set(['open', 'answered', 'dismissed', 'resolved']);
+/** A finding in these states is marked outdated when its code leaves the diff. */
+export const GOES_OUTDATED: ReadonlySet<FindingState> = new Set(['open', 'answered']);
 
 export function placeFindings<R extends RecordedFindingRef>(findings: readonly Finding[], diffs: ReadonlyMap<string, DiffLines>, recorded: readonly R[]): Placement<R> {
   const byFingerprint = new Map(recorded.map((entry) => [entry.fingerprint, entry]));
@@ -66,7 +70,7 @@ export function placeFindings<R extends RecordedFindingRef>(findings: readonly F
     placed.inline.push({ finding: withinDiff(finding, diffs.get(finding.path)!), fingerprint, lineText, line });
   }
   for (const entry of recorded) {
-    if (entry.state !== 'open') continue;
+    if (!GOES_OUTDATED.has(entry.state)) continue;
     const lines = diffs.get(entry.path);
     const stillThere = lines !== undefined && [...lines.values()].some((line) => normalizeLineText(line.text) === entry.lineText);
     if (!stillThere) placed.outdated.push(entry);

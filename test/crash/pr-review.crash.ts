@@ -187,8 +187,15 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary and one review per
   };
 
   const kills = { inRuns: 0, inDeliveries: 0, both: 0, idle: 0 };
+  const reviewPosts = (calls: ReadonlyArray<{ argv: string[] }>) => calls.filter((call) => call.argv.includes('POST') && call.argv.some((arg) => /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/.test(arg))).length;
+  /** Resolves once the fake gh has recorded more review POSTs than `before` (or after `ms`). */
+  const reviewPosted = async (before: number, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (reviewPosts(await ghCalls()) <= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
   for (let trial = 0; trial < TRIALS; trial++) {
     const gateway = await start();
+    const reviewPostsBefore = reviewPosts(await ghCalls());
     // Up to 1.5 s (it was 0.9 s): a restarted gateway reads each PR before its run, so deliveries
     // start later than they did.
     const delayMs = 60 + Math.floor(random() * 1500);
@@ -205,7 +212,10 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary and one review per
         accepted.add(what.delivery);
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // One trial in four waits for a review being posted (its POST recorded by the fake gh, which
+    // lingers after it), so that kills in review deliveries are certain rather than left to timing.
+    if (trial % 4 === 3) await reviewPosted(reviewPostsBefore, 10_000);
+    else await new Promise((resolve) => setTimeout(resolve, delayMs));
     gateway.child.kill('SIGKILL');
     await gateway.exited;
     await sending;
@@ -388,4 +398,10 @@ it(`${TRIALS} kill -9 trials on PR review routes: one summary and one review per
   expect(duplicates).toEqual([]);
   expect(duplicateReviews).toEqual([]);
   expect(neverRan.map((row) => row.id)).toEqual([]);
+  // The harness did its job: with enough trials (one in four aimed at a review being posted),
+  // kills landed in deliveries, and a review the host had taken was found by its marker.
+  if (TRIALS >= 10) {
+    expect(kills.inDeliveries + kills.both).toBeGreaterThan(0);
+    expect(reviewsFoundPosted).toBeGreaterThan(0);
+  }
 });

@@ -1,6 +1,7 @@
 // The Chat page's API over real HTTP: `bin/iris dashboard` as a subprocess, the fake model
 // server in this process. Token and body checks, a run streamed as exact SSE frames, 409 while it
-// runs, Stop, /model for one session only, and a manual approval answered over the API.
+// runs, Stop, /model for one session only, an open chat keeping its model when the main model
+// changes, and approvals (manual, and smart with the approval model's risk) answered over the API.
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -37,8 +38,8 @@ afterEach(async () => {
 
 const CONFIG = (approval: string) => `# mine\nmodel:\n  provider: openai\n  default: main-m\napproval_mode: ${approval}\nagent:\n  workspace: WORKSPACE\n`;
 
-async function start(approval = 'off'): Promise<DashboardProcess> {
-  await writeFile(join(home, 'config.yaml'), CONFIG(approval).replace('WORKSPACE', workspace), { mode: 0o600 });
+async function start(approval = 'off', extra = ''): Promise<DashboardProcess> {
+  await writeFile(join(home, 'config.yaml'), CONFIG(approval).replace('WORKSPACE', workspace) + extra, { mode: 0o600 });
   dash = await startDashboardProcess(home, { OPENAI_API_KEY: 'test-key-0123456789', OPENAI_BASE_URL: `${fake.url}/v1` });
   return dash;
 }
@@ -246,6 +247,51 @@ describe('the chat API', { timeout: 30_000 }, () => {
     await api(`/api/chat/sessions/${first}/messages`, { body: { text: 'hi' } });
     await stream.until(ended);
     expect(fake.requests.map((r) => (r.body as { model?: string }).model)[0]).toBe('gpt-4.1');
+  });
+
+  it('an open chat keeps its model when the Models page changes the main model; a new chat takes the new one', async () => {
+    await start();
+    const open = await newChat();
+    const set = await api('/api/model/set', { body: { scope: 'main', provider: 'openai', model: 'gpt-4.1' } });
+    expect(set).toMatchObject({ status: 200, json: { ok: true, scope: 'main', provider: 'openai', model: 'gpt-4.1' } });
+    expect((await api(`/api/chat/sessions/${open}`)).json.model).toEqual({ provider: 'openai', model: 'main-m' });
+    const fresh = await newChat();
+    expect((await api(`/api/chat/sessions/${fresh}`)).json.model).toEqual({ provider: 'openai', model: 'gpt-4.1' });
+
+    // Each chat's turn starts with its main call (the title call comes after it, within the turn).
+    const firstModels: unknown[] = [];
+    for (const id of [open, fresh]) {
+      const stream = await watch(id);
+      const before = fake.requests.length;
+      expect((await api(`/api/chat/sessions/${id}/messages`, { body: { text: 'hi' } })).status).toBe(202);
+      await stream.until(ended);
+      firstModels.push((fake.requests[before]?.body as { model?: string } | undefined)?.model);
+    }
+    expect(firstModels).toEqual(['main-m', 'gpt-4.1']);
+  });
+
+  it('under approval_mode smart, shows the risk from the approval model and waits for a person only when it is not low', async () => {
+    await start('smart', 'auxiliary:\n  approval: { provider: openai, model: approval-m }\n');
+    const id = await newChat();
+    const stream = await watch(id);
+    fake.script(
+      'main-m',
+      { kind: 'tool_calls', calls: [{ id: 'c1', name: 'run_command', arguments: { command: 'touch scored-low' } }] },
+      { kind: 'tool_calls', calls: [{ id: 'c2', name: 'run_command', arguments: { command: 'touch scored-high' } }] },
+      { kind: 'text', deltas: ['Both made.'] },
+    );
+    fake.script('approval-m', { kind: 'text', deltas: ['{"risk":"low","reason":"makes an empty file"}'] }, { kind: 'text', deltas: ['{"risk":"high","reason":"writes where it should not"}'] });
+    await api(`/api/chat/sessions/${id}/messages`, { body: { text: 'make two files' } });
+    const asked = await stream.until((f) => f.event === 'approval');
+    // The low one ran without asking; only the high one waits, with the model's risk and reason.
+    expect(asked.data).toMatchObject({ type: 'approval', command: 'touch scored-high', cwd: workspace, risk: { level: 'high', source: 'model', reasons: ['writes where it should not'] } });
+    await access(join(workspace, 'scored-low'));
+    await expect(access(join(workspace, 'scored-high'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await api(`/api/chat/approvals/${String(asked.data.id)}`, { body: { decision: 'approve' } })).toEqual({ status: 200, json: { approved: true } });
+    expect(await stream.until(ended)).toEqual({ event: 'done', data: { type: 'done', reason: 'done' } });
+    expect(stream.frames.filter((f) => f.event === 'approval').map((f) => f.data.command)).toEqual(['touch scored-high']);
+    await access(join(workspace, 'scored-high'));
+    expect(fake.requests.filter((r) => (r.body as { model?: string }).model === 'approval-m')).toHaveLength(2);
   });
 
   it('asks for approval in the stream under approval_mode manual and runs the command once approved; audits it', async () => {

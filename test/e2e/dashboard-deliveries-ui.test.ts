@@ -69,8 +69,11 @@ async function startGatewayWithGh(): Promise<void> {
     { home },
   );
   expect(subscribed.code).toBe(0);
-  gateway = await startGatewayProcess(home, { ...env(), PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, FAKE_GH_RECORD: ghRecord });
+  gateway = await startGatewayProcess(home, gatewayEnv());
 }
+
+/** The gateway's environment: the fake model, and the fake `gh` first on PATH, recording what it posts. */
+const gatewayEnv = () => ({ ...env(), PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, FAKE_GH_RECORD: ghRecord });
 
 async function openPage(hash: string, width = 1280): Promise<string[]> {
   dashboard = await startDashboard(home, env());
@@ -123,16 +126,23 @@ describe('the Deliveries page in chromium', { timeout: 120_000 }, () => {
     await confirm.waitFor({ state: 'detached' });
     expect(await comments()).toHaveLength(1);
 
+    // With the gateway stopped, the redelivered event waits as `done` (no comment yet); once a
+    // gateway runs again the open page follows it to `delivered` by itself.
+    await gateway!.stop('SIGTERM');
+    gateway = undefined;
     await page.getByRole('button', { name: 'Redeliver' }).click();
     await page.getByRole('button', { name: 'Yes, redeliver' }).click();
     await page.getByText('Put back for delivery: the running gateway delivers the stored answer within a few seconds.').waitFor();
+    await page.locator('.delivery-head .delivery-state', { hasText: /^done$/ }).waitFor();
+    expect(await comments()).toHaveLength(1);
+    gateway = await startGatewayProcess(home, gatewayEnv());
     const posted = await waitFor(async () => {
       const now = await comments();
       return now.length >= 2 ? now : undefined;
     }, 15_000, 'the second comment');
     expect(posted).toEqual(['Looks good: the retry is bounded.\n\n<!-- iris-delivery:1 -->', 'Looks good: the retry is bounded.\n\n<!-- iris-delivery:1 -->']);
     // The page follows the redelivery to its end, live.
-    await page.locator('.delivery-head .delivery-state', { hasText: /^delivered$/ }).waitFor();
+    await page.locator('.delivery-head .delivery-state', { hasText: /^delivered$/ }).waitFor({ timeout: 15_000 });
     expect(fake.requests.length).toBe(requestsBefore);
     expect(await page.evaluate(() => window.loadedOnce)).toBe(true);
     expect(errors).toEqual([]);

@@ -100,8 +100,14 @@ describe('the Kanban page in chromium', { timeout: 90_000 }, () => {
     await waitFor(async () => ((await cardIds('To do')).includes(2) ? true : undefined), 5_000, 'card 2 back in To do');
     expect(await statusOf(2)).toBe('todo');
 
-    // A card dropped on its own column does not move (no request, no announcement change).
+    // A card dropped on its own column does not move: the page sends no request for it.
+    const writes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
     await card(1).dragTo(column('Doing'));
+    await page.waitForTimeout(500);
+    expect(writes).toEqual([]);
     expect(await statusOf(1)).toBe('doing');
     expect(errors).toEqual([]);
   });

@@ -155,6 +155,9 @@ describe('dashboard kanban API', () => {
     expect(await answer('/api/kanban/9', { method: 'PATCH', body: { status: 'done' } })).toEqual([404, { error: 'no kanban task 9' }]);
     expect(await answer('/api/kanban/9')).toEqual([404, { error: 'no kanban task 9' }]);
     expect(await answer('/api/kanban/9/decompose', { method: 'POST' })).toEqual([404, { error: 'no kanban task 9' }]);
+    // Specify and Decompose take no input: a body with fields is a mistake, refused before any slot call.
+    expect(await answer('/api/kanban/1/specify', { method: 'POST', body: { model: 'other' } })).toEqual([400, { error: 'this request takes no body (send none, or {})' }]);
+    expect(await answer('/api/kanban/1/decompose', { method: 'POST', body: ['x'] })).toEqual([400, { error: 'this request takes no body (send none, or {})' }]);
 
     expect(await cli(['kanban', 'list'])).toMatchObject([{ id: 1, title: 'dark mode', status: 'triage', body: '' }]);
     expect(fake.requests).toHaveLength(0);
@@ -173,6 +176,8 @@ describe('dashboard kanban API', () => {
       row('kanban.move', '#1', '400: nothing to change: give status, title or body'),
       row('kanban.move', '#9', '404: no kanban task 9'),
       row('kanban.decompose', '#9', '404: no kanban task 9'),
+      row('kanban.specify', '#1', '400: this request takes no body (send none, or {})'),
+      row('kanban.decompose', '#1', '400: this request takes no body (send none, or {})'),
     ]);
   });
 

@@ -1,7 +1,7 @@
 // The Webhooks page (issue 39) in Debian's chromium against the real `iris dashboard`: subscribe a
 // route in the form, see its secret once (and copy it), find it in `iris webhook list --json`,
-// send a signed test event to the running gateway and follow its last delivery link, then remove
-// it after the page asks. The CLI and the page share the library, so they must agree.
+// send a signed test event to the running gateway and follow its last delivery link to the
+// Deliveries view until it is delivered, then remove it after the page asks. The CLI and the page share the library, so they must agree.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -114,6 +114,13 @@ describe('the Webhooks page in chromium', { timeout: 90_000 }, () => {
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`#/deliveries/${delivery!.id}`);
     expect(await link.textContent()).toMatch(new RegExp(`^#${delivery!.id} (accepted|running|done|delivering|delivered)$`));
+    // The link opens the event in the Deliveries view, which follows it to `delivered` by itself.
+    await link.click();
+    await page.getByRole('heading', { name: new RegExp(`^Event #${delivery!.id}`) }).waitFor();
+    await page.locator('.delivery-head .delivery-state', { hasText: /^delivered$/ }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.delivery-section', { has: page.getByRole('heading', { name: 'Answer' }) }).locator('pre').textContent()).toBe('Build looks fine.');
+    await page.goBack();
+    await route('ci-ui').waitFor();
 
     // Remove asks first; keeping it changes nothing.
     await route('ci-ui').getByRole('button', { name: 'Remove route ci-ui' }).click();

@@ -12,6 +12,7 @@ import { deliveryListRow, deliveryStory } from '../../webhook/delivery-story.js'
 import { parseDeliveriesQuery, parseEventId } from '../../webhook/deliveries-query.js';
 import { HttpError } from '../http-error.js';
 import type { DashboardContext, RouteArea, RouteRequest } from './route.js';
+import { noBody } from './no-body.js';
 
 const unknownEvent = (id: string) => new HttpError(404, `no webhook event #${id.slice(0, 40)} (the list shows the events there are)`);
 
@@ -28,20 +29,6 @@ function refusal(reason: OperatorRefusal, id: number, record: WebhookEventRecord
   if (reason === 'no_answer') return new HttpError(409, `event #${id} has no stored answer to deliver (it is ${record?.state ?? 'gone'}); Re-run runs it again`);
   const state = record?.state ?? 'on its way';
   return new HttpError(409, `event #${id} is still ${state}: ${action === 'redeliver' ? 'its delivery' : 'a re-run'} can be asked for once it has finished`);
-}
-
-/**
- * Redeliver and Re-run take no body: none, or `{}`. Anything else is a client that meant something
- * else (a field this API does not have), refused rather than ignored.
- */
-async function noBody(context: DashboardContext, request: RouteRequest): Promise<void> {
-  const { headers } = request.req;
-  const length = headers['content-length'];
-  if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return;
-  const body = await context.readJson(request.req);
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length > 0) {
-    throw new HttpError(400, 'this request takes no body (send none, or {})');
-  }
 }
 
 export const deliveryRoutes: RouteArea = (context: DashboardContext) => {

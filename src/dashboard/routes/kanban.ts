@@ -9,6 +9,7 @@ import { redactText } from '../../log/redact.js';
 import type { KanbanTask } from '../../store/kanban-types.js';
 import type { Store } from '../../store/types.js';
 import { HttpError } from '../http-error.js';
+import { noBody } from './no-body.js';
 import type { DashboardContext, RouteArea, RouteRequest } from './route.js';
 
 /** The usage ledger's source for the slot calls this page makes. */
@@ -115,6 +116,7 @@ export const kanbanRoutes: RouteArea = (context) => {
       run: (request) =>
         context.audited(request, 'kanban.specify', () => `#${request.params.id ?? ''}`, async () => {
           const id = taskIdOf(request);
+          await noBody(context, request);
           const { store } = await requireTask(await context.existingStore(), id);
           const result = await specifyTask(store.kanban, id, await slotsFor(store));
           if (!result.ok) throw refusal(result);
@@ -127,6 +129,7 @@ export const kanbanRoutes: RouteArea = (context) => {
       run: (request) =>
         context.audited(request, 'kanban.decompose', () => `#${request.params.id ?? ''}`, async () => {
           const id = taskIdOf(request);
+          await noBody(context, request);
           const { store } = await requireTask(await context.existingStore(), id);
           const result = await decomposeTask(store.kanban, id, await slotsFor(store));
           if (!result.ok) throw refusal(result);
