@@ -1,9 +1,12 @@
 // The Sessions page in Debian's chromium against the real `iris dashboard`, with sessions made for
 // real: a chat through `iris chat -q` and a webhook run through `iris gateway run`, both against the
 // fake model. The run is listed under Automation and not under Chats; a word of its message text
-// finds it; deleting it (after the page asks) removes it while `iris usage --json` keeps its tokens.
+// finds it; deleting it (after the page asks) removes it while `iris usage --json` and the Usage page
+// keep its tokens.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { UsageJsonRow } from '../../src/domain/usage-ledger.js';
+import { ledgerCostText, tokensText } from '../../src/dashboard/web/usage-format.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
@@ -155,6 +158,18 @@ describe('the Sessions page in chromium', { timeout: 90_000 }, () => {
     await listShows([]);
     expect((await listed()).map((s) => s.title)).toEqual(['Kiwi ripening']);
     expect((await runIris(['usage', '--json'], { home })).stdout).toBe(usageBefore);
+    // The Usage page still counts the deleted run's calls under its source, as the CLI does.
+    const bySource = JSON.parse((await runIris(['usage', '--by', 'source', '--json'], { home })).stdout) as UsageJsonRow[];
+    const webhookRow = bySource.find((row) => row.key === 'webhook:github-pr');
+    expect(webhookRow).toMatchObject({ calls: 2 });
+    await page.goto(`${dashboard!.url}#/usage`);
+    const sourceRows = page.locator('[data-group="source"] .usage-table tbody tr');
+    await sourceRows.first().waitFor();
+    const cells = await sourceRows.evaluateAll((rows) =>
+      rows.map((row) => Array.from((row as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll('th, td'), (cell) => cell.textContent ?? '')),
+    );
+    const row = webhookRow!;
+    expect(cells.find((c) => c[0] === 'webhook:github-pr')).toEqual([row.key, tokensText(row.calls), tokensText(row.input_tokens), tokensText(row.output_tokens), tokensText(row.cached_tokens), tokensText(row.cache_write_tokens), ledgerCostText(row)]);
     expect(errors).toEqual([]);
   });
 
