@@ -2,7 +2,8 @@
 // with a PR's files (FAKE_GH_PULLS), reviews, review comments and threads (fake-gh-reviews.mjs).
 // An opened PR gets one review with its findings on their lines and a suggestion block; a push that
 // keeps one finding and fixes the other posts no repeat and resolves the fixed one's thread; @iris
-// in a finding's thread is answered there; "won't fix" dismisses a finding for good, with no run.
+// in a finding's thread is answered there; "won't fix" dismisses a finding for good, with no run. Under
+// approval_mode manual the model reads the PR through pr_files and pr_file_diff, with no shell.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -55,8 +56,8 @@ async function seedPull(head: string, files: readonly GhPullFile[]): Promise<voi
   });
 }
 
-async function start(): Promise<GatewayProcess> {
-  await configurePr(pr, ROUTE);
+async function start(extraConfig = ''): Promise<GatewayProcess> {
+  await configurePr(pr, ROUTE, extraConfig);
   const gateway = await startPrGateway(pr, fake, { FAKE_GH_PULLS: join(pr.dir, 'pulls.json') });
   running.push(gateway);
   return gateway;
@@ -81,6 +82,32 @@ function reviewComment(body: string, inReplyTo: number, id: number, association 
 }
 
 describe('findings on the lines (GitHub)', () => {
+  it('under approval_mode manual the model reads the PR through pr_files and pr_file_diff: nothing to approve, no shell, no gh pr diff', async () => {
+    await seedPull(sha('a'), [PARSE, UTIL]);
+    fake.script(
+      'main-m',
+      { kind: 'tool_calls', calls: [{ id: 't1', name: 'pr_files', arguments: {} }] },
+      { kind: 'tool_calls', calls: [{ id: 't2', name: 'pr_file_diff', arguments: { path: 'src/util.ts' } }] },
+      answer('One issue.', [MAGIC]),
+    );
+    const gateway = await start('approval_mode: manual\n');
+    await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
+    await waitFor(allEnded(pr, 1), 20_000, 'the review');
+
+    const requests = mainRequests(fake) as Array<{ messages: Array<{ role: string; content: unknown; tool_call_id?: string }>; tools?: Array<{ function: { name: string } }> }>;
+    expect(requests).toHaveLength(3);
+    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(['pr_files', 'pr_file_diff']));
+    const results = requests[2]!.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
+    expect(results).toEqual([
+      ['t1', '2 files:\nsrc/parse.ts\tmodified\t+3 -1\nsrc/util.ts\tmodified\t+1 -0'],
+      ['t2', expect.stringContaining('+const b = a + 1;')],
+    ]);
+    // Those two were the only tools run (the results above are all there are); the finding was
+    // posted on its line, and gh was never asked for the diff.
+    expect((await reviewState()).comments.map((c) => [c.path, c.line])).toEqual([['src/util.ts', 11]]);
+    expect((await ghCalls(pr)).filter((call) => call.argv.includes('diff'))).toEqual([]);
+  });
+
   it('one review with inline comments and a suggestion; a push posts no repeat and resolves the fixed finding; @iris and "won\'t fix" in a thread', async () => {
     await seedPull(sha('a'), [PARSE, UTIL]);
     fake.script(
