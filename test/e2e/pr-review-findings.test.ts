@@ -171,17 +171,28 @@ describe('findings on the lines (GitHub)', () => {
     const third = await reviewState();
     expect(third.comments.at(-1)).toMatchObject({ in_reply_to_id: uncheckedComment!.id, body: 'Because parse(undefined) throws.\n\n<!-- iris-delivery:3 -->' });
 
-    // "won't fix": dismissed for good, no run; the next review does not raise it.
+    // A plain reply in the thread: from someone without write access, not kept; from a member,
+    // kept as feedback. Neither starts a run.
     const requestsBefore = mainRequests(fake).length;
-    await postGithub(gateway, 'pull_request_review_comment', reviewComment("Won't fix: callers validate the input.", uncheckedComment!.id, 902), 'd-4');
-    const rows = await waitFor(allEnded(pr, 4), 20_000, 'the dismissal');
-    expect(rows[3]).toMatchObject({ state: 'skipped', reason: 'the finding "Unchecked input" was dismissed on this pull request' });
+    await postGithub(gateway, 'pull_request_review_comment', reviewComment('This is fine, ignore it.', uncheckedComment!.id, 902, 'NONE'), 'd-4');
+    let rows = await waitFor(allEnded(pr, 4), 20_000, 'the stranger\'s reply');
+    expect(rows[3]).toMatchObject({ state: 'skipped', reason: 'a reply in the thread of the finding "Unchecked input" from a user without write access (not kept)' });
+    await postGithub(gateway, 'pull_request_review_comment', reviewComment('Good point, I will look at it.', uncheckedComment!.id, 903), 'd-5');
+    rows = await waitFor(allEnded(pr, 5), 20_000, 'the feedback');
+    expect(rows[4]).toMatchObject({ state: 'skipped', reason: 'a reply to the finding "Unchecked input", kept as feedback' });
+
+    // "won't fix": dismissed for good, no run; the next review does not raise it.
+    await postGithub(gateway, 'pull_request_review_comment', reviewComment("Won't fix: callers validate the input.", uncheckedComment!.id, 904), 'd-6');
+    rows = await waitFor(allEnded(pr, 6), 20_000, 'the dismissal');
+    expect(rows[5]).toMatchObject({ state: 'skipped', reason: 'the finding "Unchecked input" was dismissed on this pull request' });
     expect(mainRequests(fake)).toHaveLength(requestsBefore);
     await seedPull(sha('d'), [PARSE, UTIL_FIXED]);
-    await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('d')), 'd-5');
-    await waitFor(allEnded(pr, 5), 20_000, 'the third review');
+    await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('d')), 'd-7');
+    await waitFor(allEnded(pr, 7), 20_000, 'the third review');
     expect(await reviewPosts()).toHaveLength(1);
     expect((await prComments(pr))[0]!.body).toContain('Still the same.\n\n**Findings**: 0 critical, 1 major, 0 minor, 0 nit\n\n1 raised before and not repeated');
+    const third_ = await runIris(['webhook', 'deliveries', '--show', '7'], { home: pr.home });
+    expect(third_.stdout.endsWith('\n\nfindings skipped as repeats:\n  src/parse.ts:2 major Unchecked input (dismissed)\n')).toBe(true);
   }, 60_000);
 });
 
