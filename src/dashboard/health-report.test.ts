@@ -39,7 +39,7 @@ describe('healthReport', () => {
 
   it('puts the view, the roles, the inbox and the counts together', () => {
     expect(
-      healthReport({ view, workerStatus: running(10, 'gateway-worker.pid'), inbox: { accepted: 2, running: 1, done: 0, delivering: 1 }, chat: { inbound: 3, outbox: 4 }, failedWebhooks: { count: 1 } }),
+      healthReport({ view, workerStatus: running(10, 'gateway-worker.pid'), inbox: { accepted: 2, running: 1, done: 0, delivering: 1 }, chat: { inbound: 3, outbox: 4 }, failedWebhooks: { count: 1 }, failedChatSends: { count: 2 } }),
     ).toEqual({
       gateway: { state: 'running', pid: 10, processes: [{ pid: 10, role: 'all' }], listening: true, working: true },
       listener: { url: 'http://127.0.0.1:8644', answers_health: true },
@@ -47,12 +47,12 @@ describe('healthReport', () => {
       inbox: { accepted: 2, running: 1, done: 0, delivering: 1 },
       chat: { inbound: 3, outbox: 4 },
       runs_in_progress: 1,
-      failing: { webhook_events_24h: { count: 1 } },
+      failing: { webhook_events_24h: { count: 1 }, chat_sends_24h: { count: 2 } },
     });
   });
 
   it('a listener alone listens and does not work', () => {
-    const report = healthReport({ view, workerStatus: stopped('gateway-worker.pid'), inbox: EMPTY_INBOX, chat: { inbound: 0, outbox: 0 }, failedWebhooks: { count: 0 } });
+    const report = healthReport({ view, workerStatus: stopped('gateway-worker.pid'), inbox: EMPTY_INBOX, chat: { inbound: 0, outbox: 0 }, failedWebhooks: { count: 0 }, failedChatSends: { count: 0 } });
     expect(report.gateway).toEqual({ state: 'running', pid: 10, processes: [{ pid: 10, role: 'listener' }], listening: true, working: false });
   });
 
@@ -63,6 +63,7 @@ describe('healthReport', () => {
       inbox: EMPTY_INBOX,
       chat: { inbound: 0, outbox: 0 },
       failedWebhooks: { count: 0 },
+      failedChatSends: { count: 0 },
     });
     expect(report.gateway).toEqual({ state: 'not_running', pid: null, processes: [], listening: false, working: false });
   });

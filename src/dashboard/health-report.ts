@@ -51,7 +51,7 @@ export type HealthReport = {
   readonly chat: { readonly inbound: number; readonly outbox: number };
   /** Webhook runs in progress. */
   readonly runs_in_progress: number;
-  readonly failing: { readonly webhook_events_24h: FailedCount };
+  readonly failing: { readonly webhook_events_24h: FailedCount; readonly chat_sends_24h: FailedCount };
 };
 
 export type HealthInputs = {
@@ -60,6 +60,7 @@ export type HealthInputs = {
   readonly inbox: Inbox;
   readonly chat: { readonly inbound: number; readonly outbox: number };
   readonly failedWebhooks: FailedCount;
+  readonly failedChatSends: FailedCount;
 };
 
 export function healthReport(inputs: HealthInputs): HealthReport {
@@ -78,6 +79,6 @@ export function healthReport(inputs: HealthInputs): HealthReport {
     inbox: inputs.inbox,
     chat: inputs.chat,
     runs_in_progress: inputs.inbox.running,
-    failing: { webhook_events_24h: inputs.failedWebhooks },
+    failing: { webhook_events_24h: inputs.failedWebhooks, chat_sends_24h: inputs.failedChatSends },
   };
 }

@@ -295,6 +295,21 @@ describe.each(CASES)('store.platforms ($name, $mode)', (backend) => {
       expect((await p.claimDueOutbox('telegram', 2_000, 10)).map((m) => m.text)).toEqual(['two']);
     });
 
+    it('counts the outbox rows that failed since a time (the health strip); queued, sending and sent ones are not', async () => {
+      const p = store.platforms;
+      await p.enqueue([outbox({ chatId: '1' }), outbox({ chatId: '2' }), outbox({ chatId: '3' }), outbox({ chatId: '4' })]);
+      await p.claimDueOutbox('telegram', 1_000, 10);
+      clock = 2_000;
+      await p.markFailed(1, 'blocked');
+      clock = 5_000;
+      await p.markFailed(2, 'chat not found');
+      await p.markSent(3, 'm3');
+      expect(await p.outboxFailedSince(0)).toBe(2);
+      expect(await p.outboxFailedSince(2_000)).toBe(2);
+      expect(await p.outboxFailedSince(2_001)).toBe(1);
+      expect(await p.outboxFailedSince(5_001)).toBe(0);
+    });
+
     it('marks a message sent with a null platform id', async () => {
       const p = store.platforms;
       await p.enqueue([outbox()]);

@@ -164,6 +164,7 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     recoverOne: db.prepare<[number, number]>("UPDATE platform_outbox SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'sending'"),
     nextAttempt: db.prepare<[], { at: number | null }>("SELECT min(next_attempt_at) AS at FROM platform_outbox WHERE state = 'queued'"),
     outboxDepth: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM platform_outbox WHERE state IN ('queued', 'sending')"),
+    outboxFailedSince: db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM platform_outbox WHERE state = 'failed' AND updated_at >= ?"),
 
     getCursor: db.prepare<[string], { value: string }>('SELECT value FROM platform_cursors WHERE platform = ?'),
     setCursor: db.prepare<[string, string, number]>(
@@ -316,6 +317,7 @@ export function createSqlitePlatformStore(db: Db, now: () => number, guarded: Gu
     recoverOutbox: (isAlive = () => false) => guarded(() => recoverOutbox.immediate(isAlive)),
     nextOutboxAttempt: () => guarded(() => s.nextAttempt.get()?.at ?? undefined),
     outboxDepth: () => guarded(() => s.outboxDepth.get()!.n),
+    outboxFailedSince: (since) => guarded(() => s.outboxFailedSince.get(since)!.n),
 
     getCursor: (platform) => guarded(() => s.getCursor.get(platform)?.value),
     setCursor: (platform, value) => guarded(() => void s.setCursor.run(platform, value, now())),

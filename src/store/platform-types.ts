@@ -123,6 +123,8 @@ export interface PlatformStore {
   /** The soonest next attempt of a queued message, if any (the drain's timer). */
   nextOutboxAttempt(): Promise<number | undefined>;
   outboxDepth(): Promise<number>;
+  /** Outbox rows that ended `failed` (after the last retry, or a permanent error) at or after `since`. */
+  outboxFailedSince(since: number): Promise<number>;
 
   /** Where a platform's receiving stands (opaque to the store), kept across restarts. */
   getCursor(platform: PlatformName): Promise<string | undefined>;

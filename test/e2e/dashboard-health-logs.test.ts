@@ -87,7 +87,7 @@ describe('GET /api/health', () => {
         inbox: { accepted: 0, running: 0, done: 0, delivering: 0 },
         chat: { inbound: 0, outbox: 0 },
         runs_in_progress: 0,
-        failing: { webhook_events_24h: { count: 0 } },
+        failing: { webhook_events_24h: { count: 0 }, chat_sends_24h: { count: 0 } },
       },
     ]);
     await expect(stat(join(home, 'state.db'))).rejects.toThrow(/ENOENT/);
@@ -113,7 +113,7 @@ describe('GET /api/health', () => {
         inbox: { accepted: 0, running: 1, done: 0, delivering: 0 },
         chat: { inbound: 0, outbox: 0 },
         runs_in_progress: 1,
-        failing: { webhook_events_24h: { count: 1 } },
+        failing: { webhook_events_24h: { count: 1 }, chat_sends_24h: { count: 0 } },
       },
     ]);
   });

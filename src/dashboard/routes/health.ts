@@ -10,19 +10,23 @@ import { EMPTY_INBOX, FAILING_WINDOW_MS, healthReport, type FailedCount } from '
 import type { RouteArea } from './route.js';
 
 /**
- * How long a failure count is reused: every open tab asks every 2 s, and the count reads the
- * failed events' rows; a failed delivery showing up 5 s late on the strip is fine.
+ * How long the failure counts are reused: every open tab asks every 2 s, and the counts read the
+ * failed rows; a failed delivery showing up 5 s late on the strip is fine.
  */
 const FAILED_REUSE_MS = 5_000;
 
-export const healthRoutes: RouteArea = (context) => {
-  let lastCount: { store: Store; at: number; count: FailedCount } | undefined;
+type FailedCounts = { readonly webhooks: FailedCount; readonly chatSends: FailedCount };
 
-  async function failedWebhooks(store: Store, now: number): Promise<FailedCount> {
-    if (lastCount && lastCount.store === store && now - lastCount.at < FAILED_REUSE_MS) return lastCount.count;
-    const count = { count: await store.webhooks.failedSince(now - FAILING_WINDOW_MS) };
-    lastCount = { store, at: now, count };
-    return count;
+export const healthRoutes: RouteArea = (context) => {
+  let last: { store: Store; at: number; counts: FailedCounts } | undefined;
+
+  async function failedCounts(store: Store, now: number): Promise<FailedCounts> {
+    if (last && last.store === store && now - last.at < FAILED_REUSE_MS) return last.counts;
+    const since = now - FAILING_WINDOW_MS;
+    const [webhooks, chatSends] = await Promise.all([store.webhooks.failedSince(since), store.platforms.outboxFailedSince(since)]);
+    const counts = { webhooks: { count: webhooks }, chatSends: { count: chatSends } };
+    last = { store, at: now, counts };
+    return counts;
   }
 
   return [
@@ -36,14 +40,14 @@ export const healthRoutes: RouteArea = (context) => {
           readGatewayStatus(context.paths, WORKER_PID_FILE),
           context.existingStore(),
         ]);
-        if (!store) return healthReport({ view, workerStatus, inbox: EMPTY_INBOX, chat: { inbound: 0, outbox: 0 }, failedWebhooks: { count: 0 } });
+        if (!store) return healthReport({ view, workerStatus, inbox: EMPTY_INBOX, chat: { inbound: 0, outbox: 0 }, failedWebhooks: { count: 0 }, failedChatSends: { count: 0 } });
         const [inbox, inbound, outbox, failed] = await Promise.all([
           store.webhooks.depth(),
           store.platforms.inboundDepth(),
           store.platforms.outboxDepth(),
-          failedWebhooks(store, Date.now()),
+          failedCounts(store, Date.now()),
         ]);
-        return healthReport({ view, workerStatus, inbox, chat: { inbound, outbox }, failedWebhooks: failed });
+        return healthReport({ view, workerStatus, inbox, chat: { inbound, outbox }, failedWebhooks: failed.webhooks, failedChatSends: failed.chatSends });
       },
     },
   ];

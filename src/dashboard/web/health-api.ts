@@ -19,7 +19,7 @@ export const HealthSchema = z.object({
   inbox: z.object({ accepted: z.number(), running: z.number(), done: z.number(), delivering: z.number() }),
   chat: z.object({ inbound: z.number(), outbox: z.number() }),
   runs_in_progress: z.number(),
-  failing: z.object({ webhook_events_24h: z.object({ count: z.number() }) }),
+  failing: z.object({ webhook_events_24h: z.object({ count: z.number() }), chat_sends_24h: z.object({ count: z.number() }) }),
 });
 
 export type Health = z.infer<typeof HealthSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Health } from './health-api.js';
-import { failingChip, gatewayChip, healthChips, inboxChip, listenerChip, platformChips } from './health-view.js';
+import { failingChip, gatewayChip, healthChips, inboxChip, listenerChip, platformChips, runsChip } from './health-view.js';
 
 const healthy: Health = {
   gateway: { state: 'running', pid: 10, processes: [{ pid: 10, role: 'all' }], listening: true, working: true },
@@ -9,7 +9,7 @@ const healthy: Health = {
   inbox: { accepted: 0, running: 0, done: 0, delivering: 0 },
   chat: { inbound: 0, outbox: 0 },
   runs_in_progress: 0,
-  failing: { webhook_events_24h: { count: 0 } },
+  failing: { webhook_events_24h: { count: 0 }, chat_sends_24h: { count: 0 } },
 };
 const stopped: Health = { ...healthy, gateway: { state: 'not_running', pid: null, processes: [], listening: false, working: false }, listener: { url: 'http://127.0.0.1:8644', answers_health: false } };
 
@@ -65,9 +65,25 @@ describe('the other chips', () => {
     expect(inboxChip({ ...healthy, inbox: { ...inbox, accepted: 48 } })).toMatchObject({ text: 'inbox: 50', tone: 'warn' });
   });
 
-  it('failed deliveries: a problem when any, "+" when there may be more', () => {
-    expect(failingChip(healthy)).toMatchObject({ text: 'failed deliveries (24 h): 0', tone: 'ok' });
-    expect(failingChip({ ...healthy, failing: { webhook_events_24h: { count: 1_200 } } })).toMatchObject({ text: 'failed deliveries (24 h): 1200', tone: 'bad' });
+  it('failed deliveries: webhook events and chat replies together, a problem when any, each kind named', () => {
+    expect(failingChip(healthy)).toEqual({ key: 'failing', text: 'failed deliveries (24 h): 0', tone: 'ok', detail: 'No webhook event or chat reply failed in the last 24 hours' });
+    expect(failingChip({ ...healthy, failing: { webhook_events_24h: { count: 1_200 }, chat_sends_24h: { count: 0 } } })).toEqual({
+      key: 'failing',
+      text: 'failed deliveries (24 h): 1200',
+      tone: 'bad',
+      detail: 'Failed in the last 24 hours: 1200 webhook events (see Deliveries)',
+    });
+    expect(failingChip({ ...healthy, failing: { webhook_events_24h: { count: 1 }, chat_sends_24h: { count: 1 } } })).toMatchObject({
+      text: 'failed deliveries (24 h): 2',
+      detail: 'Failed in the last 24 hours: 1 webhook event (see Deliveries); 1 chat reply not sent (see Logs)',
+    });
+    expect(failingChip({ ...healthy, failing: { webhook_events_24h: { count: 0 }, chat_sends_24h: { count: 3 } } })).toMatchObject({ text: 'failed deliveries (24 h): 3', tone: 'bad', detail: 'Failed in the last 24 hours: 3 chat replies not sent (see Logs)' });
+  });
+
+  it('runs: in progress while a gateway works; cut off (a warning) while none does', () => {
+    expect(runsChip({ ...healthy, runs_in_progress: 1 })).toEqual({ key: 'runs', text: 'runs: 1 running', tone: 'ok', detail: '1 webhook run in progress' });
+    expect(runsChip({ ...stopped, runs_in_progress: 2 })).toEqual({ key: 'runs', text: 'runs: 2 cut off', tone: 'warn', detail: '2 webhook runs marked running with no gateway working: they run again when one starts' });
+    expect(runsChip({ ...stopped, runs_in_progress: 0 })).toMatchObject({ text: 'runs: 0 running', tone: 'ok' });
   });
 
   it('the strip in order', () => {

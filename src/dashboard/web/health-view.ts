@@ -63,16 +63,25 @@ export function inboxChip(health: Health): Chip {
 
 export function runsChip(health: Health): Chip {
   const n = health.runs_in_progress;
-  return { key: 'runs', text: `runs: ${n} running`, tone: 'ok', detail: `${n} webhook run${n === 1 ? '' : 's'} in progress` };
+  const runs = `${n} webhook run${n === 1 ? '' : 's'}`;
+  // Marked running with no process working: cut off when their gateway stopped; the next start runs them again.
+  if (n > 0 && !health.gateway.working) return { key: 'runs', text: `runs: ${n} cut off`, tone: 'warn', detail: `${runs} marked running with no gateway working: they run again when one starts` };
+  return { key: 'runs', text: `runs: ${n} running`, tone: 'ok', detail: `${runs} in progress` };
 }
 
 export function failingChip(health: Health): Chip {
-  const { count } = health.failing.webhook_events_24h;
+  const events = health.failing.webhook_events_24h.count;
+  const sends = health.failing.chat_sends_24h.count;
+  const count = events + sends;
+  const parts = [
+    ...(events > 0 ? [`${events} webhook event${events === 1 ? '' : 's'} (see Deliveries)`] : []),
+    ...(sends > 0 ? [`${sends} chat repl${sends === 1 ? 'y' : 'ies'} not sent (see Logs)`] : []),
+  ];
   return {
     key: 'failing',
     text: `failed deliveries (24 h): ${count}`,
     tone: count > 0 ? 'bad' : 'ok',
-    detail: count > 0 ? 'Webhook events that failed in the last 24 hours: see Deliveries' : 'No webhook event failed in the last 24 hours',
+    detail: count > 0 ? `Failed in the last 24 hours: ${parts.join('; ')}` : 'No webhook event or chat reply failed in the last 24 hours',
   };
 }
 

@@ -12,7 +12,7 @@ import { parseWorkerId } from './pg-worker-id.js';
 
 type OutboxMethods = Pick<
   PlatformStore,
-  'enqueue' | 'claimDueOutbox' | 'markSent' | 'scheduleRetry' | 'markFailed' | 'getOutbox' | 'recoverOutbox' | 'nextOutboxAttempt' | 'outboxDepth'
+  'enqueue' | 'claimDueOutbox' | 'markSent' | 'scheduleRetry' | 'markFailed' | 'getOutbox' | 'recoverOutbox' | 'nextOutboxAttempt' | 'outboxDepth' | 'outboxFailedSince'
 >;
 
 type OutboxRowOnPg = OutboxRow & { worker: string | null; lease_until: number | null };
@@ -136,5 +136,7 @@ export function createPgOutbox(ctx: PgContext): OutboxMethods {
     nextOutboxAttempt: () =>
       guarded(async () => (await pool.query<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM platform_outbox WHERE state = 'queued'")).rows[0]!.at ?? undefined),
     outboxDepth: () => guarded(async () => (await pool.query<{ n: number }>("SELECT count(*) AS n FROM platform_outbox WHERE state IN ('queued', 'sending')")).rows[0]!.n),
+    outboxFailedSince: (since) =>
+      guarded(async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM platform_outbox WHERE state = 'failed' AND updated_at >= $1", [since])).rows[0]!.n),
   };
 }
