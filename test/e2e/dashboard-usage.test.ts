@@ -110,6 +110,7 @@ describe('the Usage page in chromium', { timeout: 60_000 }, () => {
     await seedUsage(home, calls(now));
     await openUsage(1280, 'light');
     expect(await page.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')).toBe('rgb(246, 247, 249)');
     await page.locator('[data-group="source"] .usage-table tbody tr').first().waitFor().catch(async (error: unknown) => {
       throw new Error(`no figures (${String(error)}); page errors: ${JSON.stringify(errors)}; text: ${await page.locator('main').innerText()}`);
     });
@@ -185,10 +186,12 @@ describe('the Usage page in chromium', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  it('holds at 390 px in dark mode: no sideways scrolling, charts drawn, no console error', async () => {
+  it('holds at 390 px in dark mode: its dark colours, no sideways scrolling, charts drawn, no console error', async () => {
     await seedUsage(home, calls(Date.now()));
     await openUsage(390, 'dark');
     await page.locator('[data-group="slot"] .usage-table tbody tr').first().waitFor();
+    // The system's dark scheme is followed: the page's own dark colours (base.css), not the light ones.
+    expect(await page.evaluate('[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.documentElement).color]')).toEqual(['rgb(20, 23, 27)', 'rgb(231, 234, 238)']);
     expect(await page.locator('.usage-chart canvas').count()).toBe(4);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     expect(errors).toEqual([]);
