@@ -112,7 +112,7 @@ describe('the Kanban page in chromium', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  it('the drawer: Specify shows the spec; a refused answer shows the slot’s message; Move to… moves', async () => {
+  it('the drawer: Specify shows the spec; a refused answer shows the slot’s message; Decompose lists the children, linked both ways; Move to… moves', async () => {
     await cli(['kanban', 'add', 'dark mode']);
     const errors = await openKanban();
     await card(1).getByRole('link').click();
@@ -137,6 +137,19 @@ describe('the Kanban page in chromium', { timeout: 90_000 }, () => {
     expect(shown).toMatchObject({ title: 'Dark mode for the dashboard', status: 'todo' });
     expect(await drawer.locator('.kanban-body').textContent()).toBe(shown.body);
     expect(await cardIds('To do')).toEqual([1]);
+
+    // Decompose: the children appear in the drawer and on the board; a child's drawer links back to its parent.
+    fake.script('main-m', { kind: 'text', deltas: [JSON.stringify({ tasks: [{ title: 'Colour tokens', body: 'A palette.' }, { title: 'Theme toggle', body: 'A switch.' }] })] });
+    await drawer.getByRole('button', { name: 'Decompose' }).click();
+    await drawer.getByText('Split into 2 cards in To do: #2 Colour tokens, #3 Theme toggle.').waitFor();
+    expect(await drawer.locator('.kanban-children li a').allTextContents()).toEqual(['#2 Colour tokens', '#3 Theme toggle']);
+    await waitFor(async () => (JSON.stringify(await cardIds('To do')) === '[1,2,3]' ? true : undefined), 5_000, 'cards 2 and 3 in To do');
+    expect(await cli(['kanban', 'show', '3'])).toMatchObject({ title: 'Theme toggle', body: 'A switch.', status: 'todo', parent_id: 1 });
+    await drawer.getByRole('link', { name: '#3 Theme toggle' }).click();
+    await drawer.getByRole('heading', { name: '#3 Theme toggle' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/kanban/3');
+    await drawer.locator('.kanban-facts').getByRole('link', { name: '#1 Dark mode for the dashboard' }).click();
+    await drawer.getByRole('heading', { name: '#1 Dark mode for the dashboard' }).waitFor();
 
     await drawer.getByLabel('Move to…').selectOption('blocked');
     await waitFor(async () => ((await cardIds('Blocked')).includes(1) ? true : undefined), 5_000, 'card 1 in Blocked');
