@@ -86,7 +86,7 @@ async function openPage(hash: string, width = 1280): Promise<string[]> {
 }
 
 describe('the Deliveries page in chromium', { timeout: 120_000 }, () => {
-  it('watches a test event reach delivered live, shows its prompt and answer, and Redeliver posts a second comment with no new run', async () => {
+  it('watches a test event reach delivered live, shows its prompt and answer; Redeliver posts a second comment with no new run; Re-run runs it as a new event', async () => {
     await startGatewayWithGh();
     const errors = await openPage('#/deliveries');
     await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
@@ -144,6 +144,18 @@ describe('the Deliveries page in chromium', { timeout: 120_000 }, () => {
     // The page follows the redelivery to its end, live.
     await page.locator('.delivery-head .delivery-state', { hasText: /^delivered$/ }).waitFor({ timeout: 15_000 });
     expect(fake.requests.length).toBe(requestsBefore);
+
+    // Re-run asks too, then starts a new event that runs and is delivered; the page links to it.
+    fake.script('main-m', { kind: 'text', deltas: ['Second look: still bounded.'] });
+    await page.getByRole('button', { name: 'Re-run' }).click();
+    await page.getByRole('group', { name: 'Re-run event #1?' }).waitFor();
+    await page.getByRole('button', { name: 'Yes, re-run' }).click();
+    await page.getByText('Started a new run as event #2.').waitFor();
+    await page.getByRole('link', { name: 'Open event #2' }).click();
+    await page.getByRole('heading', { name: /^Event #2/ }).waitFor();
+    await page.locator('.delivery-head .delivery-state', { hasText: /^delivered$/ }).waitFor({ timeout: 20_000 });
+    expect(await comments()).toEqual([...posted, 'Second look: still bounded.\n\n<!-- iris-delivery:2 -->']);
+    expect(fake.requests.length).toBeGreaterThan(requestsBefore);
     expect(await page.evaluate(() => window.loadedOnce)).toBe(true);
     expect(errors).toEqual([]);
   });
