@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryDetail, DeliveryRow } from '../webhook/delivery-view.js';
-import { deliveryDetailText, deliveryRowText } from './deliveries-text.js';
+import { deliveryDetailText, deliveryRowText, reviewText } from './deliveries-text.js';
 
 // The fields a list row and a detail share.
 const EVENT = {
@@ -54,5 +54,36 @@ describe('deliveryDetailText', () => {
 
   it('before an answer', () => {
     expect(deliveryDetailText({ ...DETAIL, session: null, answer: null }).split('\n').slice(-3)).toEqual(['session   none yet', '', '(no answer yet)']);
+  });
+});
+
+describe('reviewText', () => {
+  const review = {
+    inline: [{ path: 'src/a.ts', line: 2, severity: 'major', title: 'Unchecked input' }],
+    in_summary: [{ path: 'src/a.ts', line: 40, severity: 'nit', title: 'Docs' }],
+    repeats: [{ path: 'src/b.ts', line: 9, severity: 'minor', title: 'Magic number', state: 'dismissed' }],
+    outdated: [{ path: 'src/c.ts', line: 1, severity: 'minor', title: 'Old' }],
+    unreadable: false,
+  };
+
+  it('once delivered: what was posted and marked', () => {
+    expect(reviewText(review, 'delivered')).toEqual([
+      'findings posted on their lines:',
+      '  src/a.ts:2 major Unchecked input',
+      'findings in the summary (not on a changed line):',
+      '  src/a.ts:40 nit Docs',
+      'findings skipped as repeats:',
+      '  src/b.ts:9 minor Magic number (dismissed)',
+      'findings marked outdated:',
+      '  src/c.ts:1 minor Old',
+    ]);
+  });
+
+  it('before (or without) a delivery: what is to be posted and marked says it has not been', () => {
+    const lines = reviewText(review, 'failed');
+    expect(lines[0]).toBe('findings to post on their lines (not yet: the event is failed):');
+    expect(lines[6]).toBe('findings to mark outdated (not yet: the event is failed):');
+    expect(reviewText({ ...review, unreadable: true }, 'failed')).toEqual(['findings: none (the answer could not be read as findings)']);
+    expect(reviewText({ ...review, inline: [], in_summary: [], repeats: [], outdated: [] }, 'done')).toEqual(['findings: none']);
   });
 });

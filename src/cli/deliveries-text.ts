@@ -24,20 +24,25 @@ export function deliveryDetailText(detail: DeliveryDetail): string {
   const width = Math.max(...fields.map(([label]) => label.length)) + 2;
   const lines = [`#${detail.id} ${detail.route} · ${detail.event} · delivery ${detail.delivery_id}`, ...fields.map(([label, value]) => `${label.padEnd(width)}${value}`), ''];
   lines.push(detail.answer === null ? '(no answer yet)' : (answerText(detail.answer) ?? ''));
-  if (detail.review) lines.push('', ...reviewText(detail.review));
+  if (detail.review) lines.push('', ...reviewText(detail.review, detail.state));
   return lines.join('\n');
 }
 
 const findingLine = (f: FindingView, extra = '') => `  ${f.path}:${f.line} ${f.severity} ${f.title}${extra}`;
 
-/** A review's findings by where they went; a group with none is left out. */
-function reviewText(review: ReviewView): string[] {
+/**
+ * A review's findings by where they went; a group with none is left out. The lists are the run's
+ * plan: until the event is delivered, what is to be posted or marked says it has not been yet.
+ */
+export function reviewText(review: ReviewView, state: string): string[] {
   if (review.unreadable) return ['findings: none (the answer could not be read as findings)'];
+  const delivered = state === 'delivered';
+  const notYet = ` (not yet: the event is ${state})`;
   const groups: Array<[string, string[]]> = [
-    ['findings posted on their lines', review.inline.map((f) => findingLine(f))],
+    [delivered ? 'findings posted on their lines' : `findings to post on their lines${notYet}`, review.inline.map((f) => findingLine(f))],
     ['findings in the summary (not on a changed line)', review.in_summary.map((f) => findingLine(f))],
     ['findings skipped as repeats', review.repeats.map((f) => findingLine(f, ` (${f.state})`))],
-    ['findings marked outdated', review.outdated.map((f) => findingLine(f))],
+    [delivered ? 'findings marked outdated' : `findings to mark outdated${notYet}`, review.outdated.map((f) => findingLine(f))],
   ];
   const shown = groups.filter(([, items]) => items.length > 0).flatMap(([title, items]) => [`${title}:`, ...items]);
   return shown.length > 0 ? shown : ['findings: none'];
