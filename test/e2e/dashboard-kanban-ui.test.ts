@@ -142,7 +142,10 @@ describe('the Kanban page in chromium', { timeout: 90_000 }, () => {
     fake.script('main-m', { kind: 'text', deltas: [JSON.stringify({ tasks: [{ title: 'Colour tokens', body: 'A palette.' }, { title: 'Theme toggle', body: 'A switch.' }] })] });
     await drawer.getByRole('button', { name: 'Decompose' }).click();
     await drawer.getByText('Split into 2 cards in To do: #2 Colour tokens, #3 Theme toggle.').waitFor();
-    expect(await drawer.locator('.kanban-children li a').allTextContents()).toEqual(['#2 Colour tokens', '#3 Theme toggle']);
+    // The outcome is shown from the Decompose answer; the card (and its children) is read again just after.
+    const children = drawer.locator('.kanban-children li a');
+    await children.nth(1).waitFor();
+    expect(await children.allTextContents()).toEqual(['#2 Colour tokens', '#3 Theme toggle']);
     await waitFor(async () => (JSON.stringify(await cardIds('To do')) === '[1,2,3]' ? true : undefined), 5_000, 'cards 2 and 3 in To do');
     expect(await cli(['kanban', 'show', '3'])).toMatchObject({ title: 'Theme toggle', body: 'A switch.', status: 'todo', parent_id: 1 });
     await drawer.getByRole('link', { name: '#3 Theme toggle' }).click();
