@@ -31,8 +31,8 @@ describe('describeFromRequest', () => {
     expect(await readFile(join(dir, 'canary', 'config.yaml'), 'utf8')).toBe(CANARY_CONFIG);
   });
 
-  it('keeps 422 for a body without a profile, and 404 for a good name with no profile', async () => {
-    expect(await describeFromRequest({ name: 'work' }, home, {})).toEqual({ ok: false, status: 422, error: 'send {"profile": "<name>"}' });
+  it('answers 400 for a body without a profile, and 404 for a good name with no profile', async () => {
+    expect(await describeFromRequest({ name: 'work' }, home, {})).toEqual({ ok: false, status: 400, error: 'send {"profile": "<name>"}' });
     expect(await describeFromRequest({ profile: 'nope' }, home, {})).toEqual({ ok: false, status: 404, error: 'no profile "nope"; see iris profile list' });
   });
 });

@@ -86,7 +86,7 @@ const STATUS_BY_FAILURE: Readonly<Record<DescribeFailure, number>> = {
 
 export async function describeFromRequest(data: unknown, baseDir: string, processEnv: Env): Promise<ApiOutcome> {
   const parsed = DescribeRequestSchema.safeParse(data);
-  if (!parsed.success) return refuse(422, 'send {"profile": "<name>"}');
+  if (!parsed.success) return refuse(400, 'send {"profile": "<name>"}');
   // Checked here, before the library is asked: a name is a path (DECISIONS: a bad name is a 400).
   const checked = checkName('profile', parsed.data.profile);
   if (!checked.ok) return refuse(400, checked.error);

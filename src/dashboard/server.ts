@@ -146,7 +146,7 @@ export function createDashboardHandler(options: DashboardOptions) {
     try {
       return JSON.parse(body.body.toString('utf8')) as unknown;
     } catch {
-      throw new HttpError(422, 'the body is not JSON');
+      throw new HttpError(400, 'the body is not JSON');
     }
   }
 

@@ -19,7 +19,7 @@ describe('parseSlotTestBody', () => {
     expect(parseSlotTestBody({ task: 'vision' })).toEqual({ ok: true, slot: 'vision' });
     expect(parseSlotTestBody({ task: 'nope' })).toEqual({ ok: false, status: 400, error: 'unknown task "nope" (tasks: main, vision, web_extract, compression, skills_hub, approval, mcp, title_generation, triage_specifier, kanban_decomposer, profile_describer, curator)' });
     expect(parseSlotTestBody({ task: 3 })).toEqual({ ok: false, status: 400, error: 'task must be a string: main or an auxiliary task id' });
-    expect(parseSlotTestBody([])).toEqual({ ok: false, status: 422, error: 'the body must be a JSON object {task}' });
+    expect(parseSlotTestBody([])).toEqual({ ok: false, status: 400, error: 'the body must be a JSON object {task}' });
   });
 });
 

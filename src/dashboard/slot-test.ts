@@ -19,10 +19,10 @@ export function slotTestRequest(): TaskRequest {
   };
 }
 
-export type SlotTestBody = { readonly ok: true; readonly slot: SlotId } | { readonly ok: false; readonly status: 400 | 422; readonly error: string };
+export type SlotTestBody = { readonly ok: true; readonly slot: SlotId } | { readonly ok: false; readonly status: 400; readonly error: string };
 
 export function parseSlotTestBody(body: unknown): SlotTestBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, status: 422, error: 'the body must be a JSON object {task}' };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, status: 400, error: 'the body must be a JSON object {task}' };
   const task = (body as { task?: unknown }).task;
   if (typeof task !== 'string') return { ok: false, status: 400, error: 'task must be a string: main or an auxiliary task id' };
   if (!(SLOT_IDS as readonly string[]).includes(task)) return { ok: false, status: 400, error: `unknown task "${task}" (tasks: ${SLOT_IDS.join(', ')})` };

@@ -101,7 +101,7 @@ describe('the chat API', { timeout: 30_000 }, () => {
     expect((list.json.sessions as Array<{ id: string; messages: number }>).map((s) => [s.id, s.messages])).toEqual([[session.id, 0]]);
   });
 
-  it('answers 400 for bad bodies, 415/422 for what is not JSON', async () => {
+  it('answers 400 for bad bodies and for what is not JSON, 415 for another type', async () => {
     await start();
     const id = await newChat();
     const post = (body: unknown) => api(`/api/chat/sessions/${id}/messages`, { body });
@@ -109,7 +109,7 @@ describe('the chat API', { timeout: 30_000 }, () => {
     expect(await post({ text: 42 })).toEqual({ status: 400, json: { error: 'the body must be a JSON object {"text": "<message>"}' } });
     expect(await post({ text: ' \n ' })).toEqual({ status: 400, json: { error: 'text is empty: type a message' } });
     expect(await post({ text: 'x'.repeat(20_001) })).toEqual({ status: 400, json: { error: 'text is 20001 characters; the limit is 20000' } });
-    expect(await api(`/api/chat/sessions/${id}/messages`, { raw: '{nope' })).toEqual({ status: 422, json: { error: 'the body is not JSON' } });
+    expect(await api(`/api/chat/sessions/${id}/messages`, { raw: '{nope' })).toEqual({ status: 400, json: { error: 'the body is not JSON' } });
     expect((await api(`/api/chat/sessions/${id}/messages`, { raw: 'hi', type: 'text/plain' })).status).toBe(415);
     expect(await api('/api/chat/approvals/a1', { body: { decision: 'maybe' } })).toEqual({
       status: 400,

@@ -130,7 +130,7 @@ describe('the fallbacks API', { timeout: 60_000 }, () => {
       { error: 'fallback_providers.0.model: "" is not valid (allowed: a non-empty string)' },
     ]);
     expect(await put('/api/model/fallbacks', {})).toEqual([400, { error: 'give fallback_providers (a list of {provider, model}) or fallback_model' }]);
-    expect(await put('/api/model/fallbacks', [])).toEqual([422, { error: 'the body must be a JSON object {fallback_providers?, fallback_model?}' }]);
+    expect(await put('/api/model/fallbacks', [])).toEqual([400, { error: 'the body must be a JSON object {fallback_providers?, fallback_model?}' }]);
     expect(await answer('/api/model/test', { body: { task: 'nope' } })).toEqual([400, { error: `unknown task "nope" (tasks: main, ${AUX})` }]);
     expect(await answer('/api/model/test', { body: {} })).toEqual([400, { error: 'task must be a string: main or an auxiliary task id' }]);
     expect(await configText()).toBe(CONFIG);

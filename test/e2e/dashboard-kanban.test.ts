@@ -136,7 +136,7 @@ describe('dashboard kanban API', () => {
     expect(await audit()).toEqual([row('kanban.add', '#1 dark mode'), row('kanban.move', '#1 → doing'), row('kanban.edit', '#1'), row('kanban.add', '#2 second')]);
   });
 
-  it('400 for a bad id, body or status, 404 for an unknown card, 422 for a body that is not JSON; refusals audited', async () => {
+  it('400 for a bad id, body or status, 404 for an unknown card, 400 for a body that is not JSON; refusals audited', async () => {
     await cli(['kanban', 'add', 'dark mode']);
     await start();
     expect(await answer('/api/kanban/abc')).toEqual([400, { error: 'a task id is a positive whole number (got "abc")' }]);
@@ -148,7 +148,7 @@ describe('dashboard kanban API', () => {
     expect(await answer('/api/kanban', { body: { title: 'x', status: 'later' } })).toEqual([400, { error: 'unknown status "later" (allowed: triage, todo, doing, done, blocked)' }]);
     expect(await answer('/api/kanban', { body: { title: 'x', owner: 'me' } })).toEqual([400, { error: 'unknown field "owner" (known: title, body, status)' }]);
     expect(await answer('/api/kanban', { body: ['x'] })).toEqual([400, { error: 'the body must be a JSON object {"title": "...", "body"?: "...", "status"?: "triage"}' }]);
-    expect(await answer('/api/kanban', { raw: '{nope' })).toEqual([422, { error: 'the body is not JSON' }]);
+    expect(await answer('/api/kanban', { raw: '{nope' })).toEqual([400, { error: 'the body is not JSON' }]);
     expect(await answer('/api/kanban/1', { method: 'PATCH', body: { status: 'later' } })).toEqual([400, { error: 'unknown status "later" (allowed: triage, todo, doing, done, blocked)' }]);
     expect(await answer('/api/kanban/1', { method: 'PATCH', body: { status: 7 } })).toEqual([400, { error: 'status must be one of triage, todo, doing, done, blocked' }]);
     expect(await answer('/api/kanban/1', { method: 'PATCH', body: {} })).toEqual([400, { error: 'nothing to change: give status, title or body' }]);
@@ -170,7 +170,7 @@ describe('dashboard kanban API', () => {
       row('kanban.add', '', '400: unknown status "later" (allowed: triage, todo, doing, done, blocked)'),
       row('kanban.add', '', '400: unknown field "owner" (known: title, body, status)'),
       row('kanban.add', '', '400: the body must be a JSON object {"title": "...", "body"?: "...", "status"?: "triage"}'),
-      row('kanban.add', '', '422: the body is not JSON'),
+      row('kanban.add', '', '400: the body is not JSON'),
       row('kanban.move', '#1', '400: unknown status "later" (allowed: triage, todo, doing, done, blocked)'),
       row('kanban.move', '#1', '400: status must be one of triage, todo, doing, done, blocked'),
       row('kanban.move', '#1', '400: nothing to change: give status, title or body'),

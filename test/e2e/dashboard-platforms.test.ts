@@ -161,7 +161,7 @@ describe('the platforms API', { timeout: 60_000 }, () => {
     expect(await answer(approve, { body: {} })).toEqual([400, { error: 'the body must be {"code": "<pairing code>"}' }]);
     expect(await answer(approve, { body: { code: 12345678 } })).toEqual([400, { error: 'the body must be {"code": "<pairing code>"}' }]);
     expect(await answer(approve, { body: { code: 'K7Q2 M9XD' } })).toEqual([400, { error: '"code" must be the pairing code the user was sent (letters and digits)' }]);
-    expect(await answer(approve, { raw: '{"code":' })).toEqual([422, { error: 'the body is not JSON' }]);
+    expect(await answer(approve, { raw: '{"code":' })).toEqual([400, { error: 'the body is not JSON' }]);
     expect(await answer('/api/platforms/webhook/pairing/approve', { body: { code: 'K7Q2M9XD' } })).toEqual([400, { error: 'unknown platform "webhook" (platforms: telegram, discord, slack, signal, sms)' }]);
     expect(await answer(approve, { body: { code: 'NOPE2345' } })).toEqual([404, { error: 'no pending pairing code NOPE2345 on telegram: it expired (codes last an hour) or was never issued; iris pairing list shows the pending ones' }]);
     expect((await pairingList()).pending.map((p) => p.code)).toEqual(['K7Q2M9XD']);
@@ -175,7 +175,7 @@ describe('the platforms API', { timeout: 60_000 }, () => {
       ['pairing.approve', 'telegram', false, '400: the body must be {"code": "<pairing code>"}'],
       ['pairing.approve', 'telegram', false, '400: the body must be {"code": "<pairing code>"}'],
       ['pairing.approve', 'telegram', false, '400: "code" must be the pairing code the user was sent (letters and digits)'],
-      ['pairing.approve', 'telegram', false, '422: the body is not JSON'],
+      ['pairing.approve', 'telegram', false, '400: the body is not JSON'],
       ['pairing.approve', 'webhook', false, '400: unknown platform "webhook" (platforms: telegram, discord, slack, signal, sms)'],
       ['pairing.approve', 'telegram:NOPE2345', false, '404: no pending pairing code NOPE2345 on telegram: it expired (codes last an hour) or was never issued; iris pairing list shows the pending ones'],
       ['pairing.approve', 'telegram:999', true, ''],

@@ -100,7 +100,7 @@ describe('the profiles API', { timeout: 60_000 }, () => {
     expect(await answer('/api/profiles', { body: { name: '../../x' } })).toEqual([400, { error: `profile name "../../x" ${RULE}` }]);
     expect(await answer('/api/profiles', { body: { name: 'y', clone_from: 'nope' } })).toEqual([404, { error: 'no profile "nope"; see iris profile list' }]);
     expect(await answer('/api/profiles', { body: { title: 'y' } })).toEqual([400, { error: 'send {"name": "<new profile>", "clone_from"?: "<profile to copy config.yaml and .env from>"}' }]);
-    expect(await answer('/api/profiles', { raw: '{nope' })).toEqual([422, { error: 'the body is not JSON' }]);
+    expect(await answer('/api/profiles', { raw: '{nope' })).toEqual([400, { error: 'the body is not JSON' }]);
 
     // Auto-generate: stored with the mark, which the CLI reads too; a person's edit clears it.
     fake.script('work-m', { kind: 'text', deltas: ['A lab for ', 'experiments.'] });
@@ -149,7 +149,7 @@ describe('the profiles API', { timeout: 60_000 }, () => {
       ['profile.create', '../../x', false, `400: profile name "../../x" ${RULE}`],
       ['profile.create', 'y', false, '404: no profile "nope"; see iris profile list'],
       ['profile.create', '', false, '400: send {"name": "<new profile>", "clone_from"?: "<profile to copy config.yaml and .env from>"}'],
-      ['profile.create', '', false, '422: the body is not JSON'],
+      ['profile.create', '', false, '400: the body is not JSON'],
       ['profile.describe', 'lab', true, ''],
       ['profile.edit', 'lab', true, ''],
       ['profile.edit', 'nope', false, '404: no profile "nope"; see iris profile list'],

@@ -232,14 +232,14 @@ describe('with sessions', () => {
     expect(await api('/api/sessions/s_chat0001', { method: 'PATCH', body: { title: ' ' } })).toMatchObject({ status: 400, json: { error: 'the new title is empty' } });
     expect(await api('/api/sessions/s_chat0001', { method: 'PATCH', body: { name: 'x' } })).toMatchObject({ status: 400, json: { error: 'unknown field "name" (only title)' } });
     expect(await api('/api/sessions/s_chat0001', { method: 'PATCH', body: ['x'] })).toMatchObject({ status: 400, json: { error: 'send a JSON object: {"title": "<new title>"}' } });
-    expect(await api('/api/sessions/s_chat0001', { method: 'PATCH', raw: '{nope' })).toMatchObject({ status: 422, json: { error: 'the body is not JSON' } });
+    expect(await api('/api/sessions/s_chat0001', { method: 'PATCH', raw: '{nope' })).toMatchObject({ status: 400, json: { error: 'the body is not JSON' } });
     expect(await api('/api/sessions/s_gone', { method: 'PATCH', body: { title: 'x' } })).toMatchObject({ status: 404 });
     expect(await audit()).toEqual([
       { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_chat0001', ok: true },
       { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_chat0001', ok: false, reason: '400: the new title is empty' },
       { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_chat0001', ok: false, reason: '400: unknown field "name" (only title)' },
       { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_chat0001', ok: false, reason: '400: send a JSON object: {"title": "<new title>"}' },
-      { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_chat0001', ok: false, reason: '422: the body is not JSON' },
+      { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_chat0001', ok: false, reason: '400: the body is not JSON' },
       { actor: 'local', from: '127.0.0.1', action: 'session.rename', target: 's_gone', ok: false, reason: '404: no session with the id or title "s_gone"' },
     ]);
   });

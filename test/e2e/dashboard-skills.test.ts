@@ -104,7 +104,7 @@ describe('the skills API', { timeout: 90_000 }, () => {
     expect(await answer('/api/skills', { body: { source: '/etc/passwd' } })).toEqual([400, { error: '"source" must be an http(s) URL of a SKILL.md (install from a path with iris skills install)' }]);
     expect(await answer('/api/skills', { body: { name: 'pdf-tools', source: 'https://x.example/a.md' } })).toEqual([400, { error: 'give exactly one of "name" (a skill in the hubs) or "source" (a SKILL.md URL)' }]);
     expect(await answer('/api/skills', { body: { title: 'x' } })).toEqual([400, { error: 'the body must be {"name": "<skill in a hub>"} or {"source": "<https URL of a SKILL.md>"}, with an optional "force": true' }]);
-    expect(await answer('/api/skills', { raw: '{nope' })).toEqual([422, { error: 'the body is not JSON' }]);
+    expect(await answer('/api/skills', { raw: '{nope' })).toEqual([400, { error: 'the body is not JSON' }]);
     expect(await answer('/api/skills/..%2Fx', { method: 'DELETE' })).toEqual([400, { error: `skill name "../x" ${RULE}` }]);
     expect(await answer('/api/skills/Lint', { method: 'DELETE' })).toEqual([400, { error: `skill name "Lint" ${RULE}` }]);
     expect(await answer('/api/skills/hub')).toEqual([400, { error: 'give a search: /api/skills/hub?q=<words>' }]);
@@ -117,7 +117,7 @@ describe('the skills API', { timeout: 90_000 }, () => {
       ['skills.install', '/etc/passwd', false, '400: "source" must be an http(s) URL of a SKILL.md (install from a path with iris skills install)'],
       ['skills.install', 'pdf-tools', false, '400: give exactly one of "name" (a skill in the hubs) or "source" (a SKILL.md URL)'],
       ['skills.install', '', false, '400: the body must be {"name": "<skill in a hub>"} or {"source": "<https URL of a SKILL.md>"}, with an optional "force": true'],
-      ['skills.install', '', false, '422: the body is not JSON'],
+      ['skills.install', '', false, '400: the body is not JSON'],
       ['skills.remove', '../x', false, `400: skill name "../x" ${RULE}`],
       ['skills.remove', 'Lint', false, `400: skill name "Lint" ${RULE}`],
       ['curator.apply', '', false, '400: the body must be {"proposals": ["<proposal id>", …]} (ids from GET /api/curator)'],

@@ -114,7 +114,7 @@ describe('the webhooks API', { timeout: 90_000 }, () => {
       400,
       { error: 'route "ci" delivers a forge_comment but subscription ci.deliver_extra has no repo and pr_number (for example repo: "{repository.full_name}", pr_number: "{number}")' },
     ]);
-    expect(await answer('/api/webhooks', { raw: '{"name":' })).toEqual([422, { error: 'the body is not JSON' }]);
+    expect(await answer('/api/webhooks', { raw: '{"name":' })).toEqual([400, { error: 'the body is not JSON' }]);
     expect(await answer('/api/webhooks', { body: { name: 'static-pr' } })).toEqual([
       409,
       { error: 'a route named "static-pr" is defined in config.yaml (platforms.webhook.extra.routes.static-pr); it would win over a subscription, so pick another name' },
@@ -146,7 +146,7 @@ describe('the webhooks API', { timeout: 90_000 }, () => {
         false,
         '400: route "ci" delivers a forge_comment but subscription ci.deliver_extra has no repo and pr_number (for example repo: "{repository.full_name}", pr_number: "{number}")',
       ],
-      ['webhook.subscribe', '', false, '422: the body is not JSON'],
+      ['webhook.subscribe', '', false, '400: the body is not JSON'],
       ['webhook.subscribe', 'static-pr', false, '409: a route named "static-pr" is defined in config.yaml (platforms.webhook.extra.routes.static-pr); it would win over a subscription, so pick another name'],
       ['webhook.remove', 'static-pr', false, '409: "static-pr" is a config.yaml route, not a subscription; remove it from platforms.webhook.extra.routes'],
       ['webhook.remove', 'nope', false, '404: no subscription named "nope" (iris webhook list shows them)'],

@@ -16,7 +16,7 @@ import { configError } from './models.js';
 import type { DashboardContext, Route } from './route.js';
 
 function objectBody(data: unknown, shape: string): Record<string, unknown> {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new HttpError(422, `the body must be a JSON object ${shape}`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new HttpError(400, `the body must be a JSON object ${shape}`);
   return data as Record<string, unknown>;
 }
 

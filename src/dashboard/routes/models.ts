@@ -2,6 +2,7 @@
 // main and auxiliary assignments, and POST /api/model/set through the assignment library that
 // `iris model` uses (atomic, comments in config.yaml kept). The fallback lists and the Test button
 // (routes/fallbacks.ts) are part of the same page, so they are served from here.
+import type { IncomingMessage } from 'node:http';
 import { loadOAuthView } from '../../auth/view.js';
 import { updateConfig } from '../../config/store.js';
 import { setAuxModel, setMainModel, type AuxChange, type MainChange } from '../../routing/assignments.js';
@@ -12,7 +13,18 @@ import { parseSetRequest } from '../set-request.js';
 import { fallbackRoutes } from './fallbacks.js';
 import type { RouteArea } from './route.js';
 
-export const modelRoutes: RouteArea = (context) => [
+export const modelRoutes: RouteArea = (context) => {
+  // DECISIONS pins 422 for a /api/model/set body that is not a JSON object, unparseable text included;
+  // every other dashboard endpoint answers 400 for a bad body.
+  const readSetBody = async (req: IncomingMessage): Promise<unknown> => {
+    try {
+      return await context.readJson(req);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 400) throw new HttpError(422, err.message);
+      throw err;
+    }
+  };
+  return [
   {
     method: 'GET',
     path: '/api/model/options',
@@ -29,7 +41,7 @@ export const modelRoutes: RouteArea = (context) => [
     run: (request) => {
       let target = '';
       return context.audited(request, 'model.set', () => target, async () => {
-        const data = await context.readJson(request.req);
+        const data = await readSetBody(request.req);
         const checked = parseSetRequest(data);
         if (!checked.ok) throw new HttpError(checked.status, checked.error);
         const set = checked.request;
@@ -48,7 +60,8 @@ export const modelRoutes: RouteArea = (context) => [
     },
   },
   ...fallbackRoutes(context),
-];
+  ];
+};
 
 /** A refused config write as the status DECISIONS gives it. */
 export function configError(error: { code: string; message: string }): HttpError {

@@ -50,7 +50,7 @@ export type DashboardContext = {
   readonly existingStore: () => Promise<Store | undefined>;
   /** The store, created when missing (for writes: a chat's first message). */
   readonly store: () => Promise<Store>;
-  /** The JSON body: 415 for another type, 413/408 from the reader, 422 when it is not JSON. */
+  /** The JSON body: 415 for another type, 413/408 from the reader, 400 when it is not JSON. */
   readonly readJson: (req: IncomingMessage) => Promise<unknown>;
   /** Runs a write and records it in audit.log, done or refused; `target` is read after the work. */
   readonly audited: <T>(request: RouteRequest, action: string, target: () => string, work: () => Promise<T>) => Promise<T>;
