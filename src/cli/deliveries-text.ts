@@ -42,7 +42,7 @@ export function reviewText(review: ReviewView, state: string): string[] {
     [delivered ? 'findings posted on their lines' : `findings to post on their lines${notYet}`, review.inline.map((f) => findingLine(f))],
     ['findings in the summary (not on a changed line)', review.in_summary.map((f) => findingLine(f))],
     ['findings skipped as repeats', review.repeats.map((f) => findingLine(f, ` (${f.state})`))],
-    [delivered ? 'findings marked outdated' : `findings to mark outdated${notYet}`, review.outdated.map((f) => findingLine(f))],
+    [delivered ? 'findings marked outdated' : `findings to mark outdated${notYet}`, review.outdated.map((f) => findingLine(f, f.note === undefined ? '' : ` (${f.note})`))],
   ];
   const shown = groups.filter(([, items]) => items.length > 0).flatMap(([title, items]) => [`${title}:`, ...items]);
   return shown.length > 0 ? shown : ['findings: none'];

@@ -6,6 +6,8 @@
 //   POST graphql  pullRequest.reviewThreads                each comment's thread id
 //   POST repos/{o}/{r}/pulls/{n}/comments/{id}/replies     a reply in a finding's thread
 //   POST graphql  resolveReviewThread                      an outdated finding's thread resolved
+//   POST graphql  node(id) on PullRequestReviewThread      a thread now: resolved?, its replies
+//   GET  repos/{o}/{r}/pulls/{n}/comments                  a thread's replies, when its node id is unknown
 import * as z from 'zod/mini';
 import type { Env } from '../config/home.js';
 import { findingMarkerIn } from '../review/fingerprint.js';
@@ -40,6 +42,17 @@ const threadsSchema = z.looseObject({
     }),
   }),
 });
+const threadNowSchema = z.looseObject({
+  data: z.looseObject({
+    node: z.nullable(
+      z.looseObject({
+        isResolved: z.boolean(),
+        comments: z.looseObject({ nodes: z.array(z.looseObject({ databaseId: z.nullable(z.number()), body: z.string(), author: z.nullable(z.looseObject({ login: z.string() })) })) }),
+      }),
+    ),
+  }),
+});
+const replySchema = z.looseObject({ id: z.number(), body: z.string(), login: z.optional(z.nullable(z.string())) });
 const graphqlErrorsSchema = z.looseObject({ errors: z.optional(z.array(z.looseObject({ message: z.string() }))) });
 
 const THREADS_QUERY = `query($owner: String!, $name: String!, $number: Int!, $after: String) {
@@ -55,6 +68,12 @@ const THREADS_QUERY = `query($owner: String!, $name: String!, $number: Int!, $af
 
 const RESOLVE_MUTATION = `mutation($threadId: ID!) {
   resolveReviewThread(input: {threadId: $threadId}) { thread { id isResolved } }
+}`;
+
+const THREAD_NOW_QUERY = `query($id: ID!) {
+  node(id: $id) {
+    ... on PullRequestReviewThread { isResolved comments(last: 100) { nodes { databaseId body author { login } } } }
+  }
 }`;
 
 const failure = (code: ForgeFailureCode, message: string, retryable: boolean): ForgeFailure => ({ ok: false, code, retryable, message });
@@ -177,7 +196,7 @@ export function createGithubPrReview(options: GithubPrReviewOptions): PrReviewPo
     async resolveOutdated(pr, thread, reply, call) {
       const bad = checkPr(pr);
       if (bad) return bad;
-      if (thread.commentId !== null && ID.test(thread.commentId)) {
+      if (reply !== null && thread.commentId !== null && ID.test(thread.commentId)) {
         const replied = await post(`repos/${pr.repo}/pulls/${pr.number}/comments/${thread.commentId}/replies`, { body: reply }, pr.repo, call);
         // Deleted by someone: the thread is still resolved below.
         if (!replied.ok && replied.code !== 'not_found') return replied;
@@ -185,6 +204,34 @@ export function createGithubPrReview(options: GithubPrReviewOptions): PrReviewPo
       if (thread.threadId === null || !NODE_ID.test(thread.threadId)) return { ok: true, value: undefined };
       const resolved = await graphql(RESOLVE_MUTATION, { threadId: thread.threadId }, pr.repo, call);
       return resolved.ok ? { ok: true, value: undefined } : resolved;
+    },
+
+    async threadNow(pr, thread, call) {
+      const bad = checkPr(pr);
+      if (bad) return bad;
+      if (thread.threadId !== null && NODE_ID.test(thread.threadId)) {
+        const answer = await graphql(THREAD_NOW_QUERY, { id: thread.threadId }, pr.repo, call);
+        // A deleted thread is GraphQL's NOT_FOUND error, or a null node.
+        if (!answer.ok) return /Could not resolve to a node/i.test(answer.message) ? { ok: true, value: null } : answer;
+        const parsed = threadNowSchema.safeParse(answer.value);
+        if (!parsed.success) return failure('failed', 'gh api graphql printed something other than a review thread', false);
+        const node = parsed.data.data.node;
+        if (node === null) return { ok: true, value: null };
+        // The latest 100 comments: the finding's own is left out when it is among them.
+        const replies = node.comments.nodes.flatMap((c) => (c.databaseId === null || String(c.databaseId) === thread.commentId ? [] : [{ id: String(c.databaseId), body: c.body, author: c.author?.login ?? null }]));
+        return { ok: true, value: { resolved: node.isResolved, replies } };
+      }
+      if (thread.commentId === null || !ID.test(thread.commentId)) return { ok: true, value: null };
+      // No thread id was read when it was posted: the replies are the PR's comments in reply to it.
+      const endpoint = `repos/${pr.repo}/pulls/${pr.number}/comments`;
+      const filter = `.[] | select(.in_reply_to_id == ${thread.commentId}) | {id, body, login: .user.login}`;
+      const run = await ghApi(endpoint, ['--paginate', `${endpoint}?per_page=100`, '--jq', filter], pr.repo, call);
+      if (!run.ok) return run;
+      const replies = lines(run.value).flatMap((line) => {
+        const parsed = replySchema.safeParse(parseJson(line));
+        return parsed.success ? [{ id: String(parsed.data.id), body: parsed.data.body, author: parsed.data.login ?? null }] : [];
+      });
+      return { ok: true, value: { resolved: false, replies } };
     },
 
     async replyInThread(pr, thread, body, call) {

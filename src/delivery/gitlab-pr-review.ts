@@ -5,6 +5,7 @@
 //   GET  /projects/:id/merge_requests/:iid/discussions              findings a crash left posted
 //   POST /projects/:id/merge_requests/:iid/discussions/:d/notes     a reply in a finding's discussion
 //   PUT  /projects/:id/merge_requests/:iid/discussions/:d?resolved=true   an outdated one resolved
+//   GET  /projects/:id/merge_requests/:iid/discussions/:d      a discussion now: resolved?, its replies
 import * as z from 'zod/mini';
 import { findingMarkerIn } from '../review/fingerprint.js';
 import { createGitlabRequest, forgeFailure as failure, type GitlabAnswer } from './gitlab-request.js';
@@ -85,10 +86,24 @@ export function createGitlabPrReview(options: GitlabPrReviewOptions): PrReviewPo
     async resolveOutdated(pr, thread, reply, callOptions) {
       if (thread.threadId === null || !DISCUSSION_ID.test(thread.threadId)) return { ok: true, value: undefined };
       const path = `${discussions(pr)}/${thread.threadId}`;
-      const replied = await call('resolveOutdated', { method: 'POST', path: `${path}/notes`, body: { body: reply } }, callOptions);
-      if (!replied.ok && replied.code !== 'not_found') return replied;
+      if (reply !== null) {
+        const replied = await call('resolveOutdated', { method: 'POST', path: `${path}/notes`, body: { body: reply } }, callOptions);
+        if (!replied.ok && replied.code !== 'not_found') return replied;
+      }
       const resolved = await call('resolveOutdated', { method: 'PUT', path, query: [['resolved', 'true']] }, callOptions);
       return resolved.ok ? { ok: true, value: undefined } : resolved;
+    },
+
+    async threadNow(pr, thread, callOptions) {
+      if (thread.threadId === null || !DISCUSSION_ID.test(thread.threadId)) return { ok: true, value: null };
+      const answer = await call('threadNow', { method: 'GET', path: `${discussions(pr)}/${thread.threadId}` }, callOptions);
+      if (!answer.ok) return answer.code === 'not_found' ? { ok: true, value: null } : answer;
+      const parsed = discussionSchema.safeParse(answer.value.json);
+      if (!parsed.success || parsed.data.notes[0] === undefined) return failure('failed', false, 'GitLab threadNow: unexpected response');
+      const [first, ...rest] = parsed.data.notes;
+      // The latest 100 replies, as GitHub's side gives.
+      const replies = rest.slice(-100).map((note) => ({ id: String(note.id), body: note.body, author: note.author?.username ?? null }));
+      return { ok: true, value: { resolved: first.resolved === true, replies } };
     },
 
     async replyInThread(pr, thread, body, callOptions) {

@@ -8,6 +8,8 @@ import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { summaryMarker } from '../webhook/pr-event.js';
 import { deliverPrComment, type PrCommentTarget } from './deliver-pr-comment.js';
 import type { CallOptions, FindOptions, PrRef } from '../delivery/pr-forge.js';
+import type { PrReviewPoster, ThreadNow } from '../delivery/pr-review-poster.js';
+import type { PrFindings } from '../store/pr-finding-types.js';
 
 const KEY = 'github:octo/widgets#12';
 const PR = { repo: 'octo/widgets', number: 12 };
@@ -236,5 +238,78 @@ describe('deliverPrComment: helper processes', () => {
     await deliverPrComment(deps, record({ id: 8 }), UPDATE, async () => undefined, new AbortController().signal);
     await deliverPrComment(deps, record({ id: 9, state: 'delivering', deliverAs: 'reply' }), NEW_MODE, async () => undefined, new AbortController().signal);
     expect(hooked).toEqual(['find false', 'post true', 'edit true', 'find false', 'post true']);
+  });
+});
+
+describe("deliverPrComment: an answer in a finding's thread", () => {
+  const FINDING_THREAD = { threadId: 'PRRT_1', commentId: '4000000001' };
+  const payload = JSON.stringify({
+    action: 'created',
+    repository: { full_name: 'octo/widgets' },
+    pull_request: { number: 12 },
+    comment: { id: 4000000009, in_reply_to_id: 4000000001, body: '@iris why?', user: { login: 'alice' }, author_association: 'MEMBER' },
+  });
+  const question = (state: WebhookEventRecord['state']) => record({ event: 'pull_request_review_comment', payload, deliverAs: 'reply', state, output: 'Because.' });
+
+  function setupThread(now: ThreadNow | null, replyFails = 0) {
+    const forge = fakeForgeClient();
+    const calls: string[] = [];
+    let failures = replyFails;
+    const poster: PrReviewPoster = {
+      postsOneReview: true,
+      postFindings: async () => ({ ok: true, value: [] }),
+      findPosted: async () => ({ ok: true, value: null }),
+      resolveOutdated: async () => ({ ok: true, value: undefined }),
+      threadNow: async (_pr, thread) => {
+        calls.push(`now ${thread.threadId}`);
+        return { ok: true, value: now };
+      },
+      replyInThread: async (_pr, thread, body) => {
+        calls.push(`reply ${thread.commentId} ${JSON.stringify(body)}`);
+        if (failures > 0) {
+          failures -= 1;
+          return failure('timeout', true, 'gh timed out');
+        }
+        return { ok: true, value: { id: '4000000010' } };
+      },
+    };
+    const findings = {
+      byHostId: async (_route: string, _key: string, id: string) => (id === FINDING_THREAD.commentId ? { ...FINDING_THREAD } : undefined),
+    } as unknown as PrFindings;
+    const deliver = (rec: WebhookEventRecord) =>
+      deliverPrComment(
+        { client: forge.client, threads: memoryPrThreads(), botLogin: 'iris-bot', retry: { attempts: 3, backoffMs: [10, 20], sleep: async () => undefined }, review: { poster, findings } },
+        rec,
+        UPDATE,
+        async () => undefined,
+        new AbortController().signal,
+      );
+    return { calls, deliver, forge };
+  }
+  const body = JSON.stringify(`Because.\n\n${REPLY_MARKER}`);
+
+  it('posts the answer in the thread with the delivery marker, without looking first; no PR comment', async () => {
+    const { calls, deliver, forge } = setupThread({ resolved: false, replies: [] });
+    expect(await deliver(question('done'))).toEqual({ ok: true, comment: { id: '4000000010' }, attempts: 1, edited: false, foundPosted: false });
+    expect(calls).toEqual([`reply 4000000001 ${body}`]);
+    expect(forge.methods()).toEqual([]);
+  });
+
+  it("after a crash, the bot's answer found in the thread is not posted again", async () => {
+    const { calls, deliver } = setupThread({ resolved: false, replies: [{ id: '4000000010', body: `Because.\n\n${REPLY_MARKER}`, author: 'iris-bot' }] });
+    expect(await deliver(question('delivering'))).toEqual({ ok: true, comment: { id: '4000000010' }, attempts: 1, edited: false, foundPosted: true });
+    expect(calls).toEqual(['now PRRT_1']);
+  });
+
+  it("after a crash, a stranger's reply carrying the marker does not count: the answer is posted", async () => {
+    const { calls, deliver } = setupThread({ resolved: false, replies: [{ id: '4000000011', body: `copied ${REPLY_MARKER}`, author: 'mallory' }] });
+    expect((await deliver(question('delivering'))).ok).toBe(true);
+    expect(calls).toEqual(['now PRRT_1', `reply 4000000001 ${body}`]);
+  });
+
+  it('a failed try is followed by a look before the retry: posted once', async () => {
+    const { calls, deliver } = setupThread({ resolved: false, replies: [] }, 1);
+    expect(await deliver(question('done'))).toEqual({ ok: true, comment: { id: '4000000010' }, attempts: 2, edited: false, foundPosted: false });
+    expect(calls).toEqual([`reply 4000000001 ${body}`, 'now PRRT_1', `reply 4000000001 ${body}`]);
   });
 });

@@ -14,7 +14,7 @@ import { retryWithBackoff } from '../delivery/retry.js';
 import type { PrThreads } from '../store/pr-thread-types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import { prEventOf, prKey, summaryMarker, type Forge } from '../webhook/pr-event.js';
-import type { PrReviewPoster } from '../delivery/pr-review-poster.js';
+import { replyCarrying, type PrReviewPoster } from '../delivery/pr-review-poster.js';
 import type { PrFindings } from '../store/pr-finding-types.js';
 import { parseReviewPlan, type ReviewPlan } from '../review/review-plan.js';
 import { deliverReviewFindings } from './deliver-review.js';
@@ -69,10 +69,27 @@ export async function deliverPrComment(deps: PrCommentDeps, record: WebhookEvent
       // An answer to a question in a finding's thread goes into that thread.
       let attempts = 0;
       const retried = retrier(deps, signal, (tries) => (attempts += tries));
+      const marker = deliveryMarker(record.id);
+      const body = buildCommentBody(record.output ?? '', marker);
+      // After a crash (the event was being delivered) or a failed try, the answer is looked for in the thread first.
+      let lookFirst = record.state === 'delivering';
       await onDelivering();
-      const body = buildCommentBody(record.output ?? '', deliveryMarker(record.id));
-      const posted = await retried(() => review.poster.replyInThread(target.pr, thread, body, { signal, ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}) }));
-      return posted.ok ? { ok: true, comment: posted.value, attempts, edited: false, foundPosted: false } : { ...posted, attempts };
+      let found = false;
+      const posted = await retried(async (): Promise<ForgeResult<PostedComment>> => {
+        if (lookFirst) {
+          const now = await review.poster.threadNow(target.pr, thread, { signal });
+          if (!now.ok) return now;
+          const reply = now.value === null ? undefined : replyCarrying(now.value, marker, deps.botLogin);
+          if (reply !== undefined) {
+            found = true;
+            return { ok: true, value: { id: reply.id } };
+          }
+        }
+        const fresh = await review.poster.replyInThread(target.pr, thread, body, { signal, ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}) });
+        lookFirst = !fresh.ok;
+        return fresh;
+      });
+      return posted.ok ? { ok: true, comment: posted.value, attempts, edited: false, foundPosted: found } : { ...posted, attempts };
     }
   }
   const stored = review && record.deliverAs === 'summary' ? await review.findings.plan(record.id) : undefined;

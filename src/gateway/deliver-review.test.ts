@@ -1,9 +1,10 @@
 // Posting a review's findings: recorded with their ids; after a crash the review is looked for by
 // its delivery marker first (GitHub: found whole, nothing posted again); GitLab posts only what is
-// missing; an outdated finding is answered, resolved and marked once.
+// missing; an outdated finding is answered, resolved and marked once; a thread a person resolved is
+// left as it is.
 import { describe, expect, it } from 'vitest';
 import type { ForgeResult } from '../delivery/pr-forge.js';
-import type { PostedFinding, PrReviewPoster, ReviewComment } from '../delivery/pr-review-poster.js';
+import type { PostedFinding, PrReviewPoster, ReviewComment, ThreadNow } from '../delivery/pr-review-poster.js';
 import type { PrFinding, PrFindingInput, PrFindings } from '../store/pr-finding-types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import type { ReviewPlan } from '../review/review-plan.js';
@@ -34,7 +35,7 @@ function memoryFindings(initial: PrFindingInput[] = []): PrFindings & { rows: Ma
   };
 }
 
-function fakePoster(oneReview: boolean, found: PostedFinding[] | null) {
+function fakePoster(oneReview: boolean, found: PostedFinding[] | null, now: ThreadNow | null = { resolved: false, replies: [] }) {
   const calls: string[] = [];
   const posted: ReviewComment[][] = [];
   const poster: PrReviewPoster = {
@@ -53,6 +54,10 @@ function fakePoster(oneReview: boolean, found: PostedFinding[] | null) {
       return { ok: true, value: undefined };
     },
     replyInThread: async () => ({ ok: true, value: { id: '1' } }),
+    threadNow: async (_pr, thread) => {
+      calls.push(`now ${thread.threadId}`);
+      return { ok: true, value: now };
+    },
   };
   return { poster, calls, posted };
 }
@@ -75,8 +80,8 @@ describe('deliverReviewFindings', () => {
   it('posts the findings, records them open with their ids, and resolves the outdated one with the reply', async () => {
     const findings = memoryFindings([oldFinding]);
     const { poster, calls, posted } = fakePoster(true, null);
-    expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, plan, 'body', {})).toEqual({ ok: true, value: { posted: 2, outdated: 1 } });
-    expect(calls).toEqual(['post', 'resolve T9 Outdated: the code this was about changed.']);
+    expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, plan, 'body', {})).toEqual({ ok: true, value: { posted: 2, outdated: 1, resolvedByPeople: 0 } });
+    expect(calls).toEqual(['post', 'now T9', 'resolve T9 Outdated: the code this was about changed.\n\n<!-- iris-outdated:old -->']);
     expect(posted[0]!.map((c) => c.fingerprint)).toEqual(['f1', 'f2']);
     expect(findings.rows.get('f1')).toMatchObject({ state: 'open', commentId: '100', threadId: 'T0', eventId: 7, lineText: 'x1' });
     expect(findings.rows.get('old')?.state).toBe('outdated');
@@ -105,7 +110,49 @@ describe('deliverReviewFindings', () => {
   it('an outdated finding no longer open (dismissed meanwhile) is left alone', async () => {
     const findings = memoryFindings([{ ...oldFinding, state: 'dismissed' }]);
     const { poster, calls } = fakePoster(true, null);
-    expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, { ...plan, inline: [] }, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 0 } });
+    expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, { ...plan, inline: [] }, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 0, resolvedByPeople: 0 } });
     expect(calls).toEqual([]);
+  });
+
+  const outdatedOnly = { ...plan, inline: [] };
+  const marker = '<!-- iris-outdated:old -->';
+
+  it('a thread a person resolved first gets no reply: its finding is marked resolved', async () => {
+    const findings = memoryFindings([oldFinding]);
+    const { poster, calls } = fakePoster(true, null, { resolved: true, replies: [{ id: '5', body: 'fixed it', author: 'alice' }] });
+    expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, outdatedOnly, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 0, resolvedByPeople: 1 } });
+    expect(calls).toEqual(['now T9']);
+    expect(findings.rows.get('old')?.state).toBe('resolved');
+  });
+
+  it('after a crash, the outdated reply found in the thread is not posted again: the thread is only resolved', async () => {
+    const findings = memoryFindings([oldFinding]);
+    const { poster, calls } = fakePoster(true, null, { resolved: false, replies: [{ id: '5', body: `Outdated: the code this was about changed.\n\n${marker}`, author: 'Iris-Bot' }] });
+    expect(await deliverReviewFindings(deps(poster, findings), record('delivering'), target, outdatedOnly, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 1, resolvedByPeople: 0 } });
+    expect(calls).toEqual(['now T9', 'resolve T9 null']);
+    expect(findings.rows.get('old')?.state).toBe('outdated');
+  });
+
+  it('replied and resolved before the crash: only the record is marked', async () => {
+    const findings = memoryFindings([oldFinding]);
+    const { poster, calls } = fakePoster(true, null, { resolved: true, replies: [{ id: '5', body: `Outdated.\n\n${marker}`, author: 'iris-bot' }] });
+    await deliverReviewFindings(deps(poster, findings), record('delivering'), target, outdatedOnly, 'body', {});
+    expect(calls).toEqual(['now T9']);
+    expect(findings.rows.get('old')?.state).toBe('outdated');
+  });
+
+  it("the marker in a stranger's reply is not Iris's reply: the reply is posted", async () => {
+    const findings = memoryFindings([oldFinding]);
+    const { poster, calls } = fakePoster(true, null, { resolved: false, replies: [{ id: '5', body: `copied ${marker}`, author: 'mallory' }] });
+    await deliverReviewFindings(deps(poster, findings), record('delivering'), target, outdatedOnly, 'body', {});
+    expect(calls).toEqual(['now T9', `resolve T9 Outdated: the code this was about changed.\n\n${marker}`]);
+  });
+
+  it('a deleted thread is marked outdated with nothing posted', async () => {
+    const findings = memoryFindings([oldFinding]);
+    const { poster, calls } = fakePoster(true, null, null);
+    expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, outdatedOnly, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 1, resolvedByPeople: 0 } });
+    expect(calls).toEqual(['now T9']);
+    expect(findings.rows.get('old')?.state).toBe('outdated');
   });
 });

@@ -1,12 +1,13 @@
 // Posting a review's findings (its plan, review/review-plan.ts) after its summary: the inline
 // comments (GitHub: one review, event COMMENT, carrying the event's delivery marker; GitLab: a
 // discussion per finding), each recorded in the store with its comment and thread ids; then the
-// outdated findings, each answered and resolved. A post cut off by a crash, or a try that failed
-// (it may have posted all the same), is looked for by its markers before anything is posted again.
+// outdated findings, each answered and resolved (a thread a person resolved first is left as it is,
+// its finding marked resolved). A post cut off by a crash, or a try that failed (it may have posted
+// all the same), is looked for by its markers before anything is posted again.
 import { deliveryMarker } from '../delivery/forge-comment.js';
 import type { CallOptions, ForgeResult, PrRef } from '../delivery/pr-forge.js';
-import type { PostedFinding, PrReviewPoster } from '../delivery/pr-review-poster.js';
-import { OUTDATED_REPLY } from '../review/finding-comment.js';
+import { replyCarrying, type PostedFinding, type PrReviewPoster } from '../delivery/pr-review-poster.js';
+import { outdatedMarker, outdatedReply } from '../review/finding-comment.js';
 import type { ReviewPlan } from '../review/review-plan.js';
 import { GOES_OUTDATED } from '../review/placement.js';
 import type { PrFindings } from '../store/pr-finding-types.js';
@@ -33,7 +34,7 @@ export async function deliverReviewFindings(
   plan: ReviewPlan,
   reviewBody: string,
   call: CallOptions,
-): Promise<ForgeResult<{ readonly posted: number; readonly outdated: number }>> {
+): Promise<ForgeResult<{ readonly posted: number; readonly outdated: number; readonly resolvedByPeople: number }>> {
   const { poster, findings } = deps;
   const marker = deliveryMarker(record.id);
   let posted: PostedFinding[] = [];
@@ -82,14 +83,28 @@ export async function deliverReviewFindings(
     }
   }
   let outdated = 0;
+  let resolvedByPeople = 0;
   for (const gone of plan.outdated) {
-    // Marked when done: a crash before then answers and resolves it again (resolving twice is harmless).
     const current = (await findings.list(record.route, target.prKey)).find((f) => f.fingerprint === gone.fingerprint);
     if (current === undefined || !GOES_OUTDATED.has(current.state)) continue;
-    const resolved = await deps.retried(() => poster.resolveOutdated(target.pr, { threadId: gone.threadId, commentId: gone.commentId }, OUTDATED_REPLY, call));
-    if (!resolved.ok) return resolved;
+    const thread = { threadId: gone.threadId, commentId: gone.commentId };
+    // The thread as it is now: the reply may be there already (a crash after posting it, before
+    // it was recorded below), or a person may have resolved the thread: then it is left as it is.
+    const now = await deps.retried(() => poster.threadNow(target.pr, thread, call));
+    if (!now.ok) return now;
+    const replied = now.value !== null && replyCarrying(now.value, outdatedMarker(gone.fingerprint), deps.botLogin) !== undefined;
+    if (now.value !== null && now.value.resolved && !replied) {
+      await findings.setState(record.route, target.prKey, gone.fingerprint, 'resolved');
+      resolvedByPeople += 1;
+      continue;
+    }
+    // A deleted thread has nothing to answer; a thread answered already is only resolved.
+    if (now.value !== null && !now.value.resolved) {
+      const resolved = await deps.retried(() => poster.resolveOutdated(target.pr, thread, replied ? null : outdatedReply(gone.fingerprint), call));
+      if (!resolved.ok) return resolved;
+    }
     await findings.setState(record.route, target.prKey, gone.fingerprint, 'outdated');
     outdated += 1;
   }
-  return { ok: true, value: { posted: posted.length, outdated } };
+  return { ok: true, value: { posted: posted.length, outdated, resolvedByPeople } };
 }

@@ -30,6 +30,15 @@ export function findingCommentBody(forge: Forge, finding: Finding, fingerprint: 
 }
 
 export const OUTDATED_REPLY = 'Outdated: the code this was about changed.';
+
+/** The hidden line of an outdated reply: after a crash between posting and recording it, it is found in the thread. */
+export function outdatedMarker(fingerprint: string): string {
+  return `<!-- iris-outdated:${fingerprint.slice(0, 12)} -->`;
+}
+
+export function outdatedReply(fingerprint: string): string {
+  return `${OUTDATED_REPLY}\n\n${outdatedMarker(fingerprint)}`;
+}
 export const UNREADABLE_REVIEW = 'The review could not be read as findings';
 const MAX_QUOTED_CHARS = 8_000;
 

@@ -46,20 +46,30 @@ export type ReviewView = {
   readonly in_summary: readonly FindingView[];
   /** Raised before on the PR (open, answered, dismissed or resolved): not posted again. */
   readonly repeats: ReadonlyArray<FindingView & { readonly state: string }>;
-  /** Earlier findings whose code is gone: their threads resolved. */
-  readonly outdated: readonly FindingView[];
+  /**
+   * Earlier findings whose code is gone: their threads answered and resolved. `note` says when a
+   * delivered review left one alone because a person had resolved its thread first.
+   */
+  readonly outdated: ReadonlyArray<FindingView & { readonly note?: string }>;
   /** The answer could not be read as findings. */
   readonly unreadable: boolean;
 };
 
 const findingView = (f: FindingView): FindingView => ({ path: f.path, line: f.line, severity: f.severity, title: f.title });
 
-export function reviewView(plan: ReviewPlan): ReviewView {
+/** What the outdated entry of a delivered review says when a person had resolved its thread first. */
+export const RESOLVED_FIRST_NOTE = 'a person resolved its thread first: no reply';
+
+/**
+ * `resolvedFirst`: the fingerprints the delivery found resolved by a person (their findings are
+ * `resolved` in the store); only said once the event is delivered.
+ */
+export function reviewView(plan: ReviewPlan, resolvedFirst: ReadonlySet<string> = new Set()): ReviewView {
   return {
     inline: plan.inline.map(findingView),
     in_summary: plan.notPlaced.map(findingView),
     repeats: plan.repeats.map((r) => ({ ...findingView(r), state: r.state })),
-    outdated: plan.outdated.map(findingView),
+    outdated: plan.outdated.map((f) => (resolvedFirst.has(f.fingerprint) ? { ...findingView(f), note: RESOLVED_FIRST_NOTE } : findingView(f))),
     unreadable: plan.unreadable === true,
   };
 }
@@ -129,7 +139,7 @@ function outcome(record: WebhookEventRecord, snapshot: RouteSnapshot | undefined
   }
 }
 
-export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan): DeliveryDetail {
+export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan, resolvedFirst?: ReadonlySet<string>): DeliveryDetail {
   const snapshot = parseRouteSnapshot(record.routeSnapshot);
   const deliver = snapshot.ok ? snapshot.snapshot.deliver : null;
   return {
@@ -138,7 +148,7 @@ export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan): D
     deliver,
     outcome: outcome(record, snapshot.ok ? snapshot.snapshot : undefined),
     answer: record.output,
-    ...(plan === undefined ? {} : { review: reviewView(plan) }),
+    ...(plan === undefined ? {} : { review: reviewView(plan, record.state === 'delivered' ? resolvedFirst : undefined) }),
   };
 }
 

@@ -59,8 +59,12 @@ async function newChat(): Promise<string> {
   const before = page.url();
   await page.getByRole('button', { name: 'New chat' }).click();
   await page.waitForURL((url) => url.toString() !== before && /#\/chat\/s_/.test(url.hash));
+  // The address changes before the page draws the new chat: until then an empty chat open before
+  // still says "Nothing said yet.". The picker marks the new chat current in the same render.
+  const hash = new URL(page.url()).hash;
+  await page.getByRole('navigation', { name: 'Chats' }).locator(`a[href="${hash}"][aria-current="page"]`).waitFor();
   await page.getByText('Nothing said yet.').waitFor();
-  return decodeURIComponent(new URL(page.url()).hash.replace('#/chat/', ''));
+  return decodeURIComponent(hash.replace('#/chat/', ''));
 }
 
 async function send(text: string): Promise<void> {

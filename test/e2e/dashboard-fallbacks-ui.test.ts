@@ -121,7 +121,8 @@ describe('the fallback editors and Test buttons in chromium', { timeout: 90_000 
     await page.getByRole('button', { name: 'Move openai · gpt-5.1 up' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(visionList).toEqual(['openai · gpt-5.1', 'anthropic · claude-sonnet-4-6']);
-    expect(await focusedLabel()).toBe('Move openai · gpt-5.1 down');
+    // The entry is drawn at its new place first; an effect after that render moves the focus there.
+    await expect.poll(focusedLabel, { timeout: 5_000 }).toBe('Move openai · gpt-5.1 down');
     expect(await page.getByText('Moved openai · gpt-5.1 up in the Vision fallbacks.').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Remove anthropic · claude-sonnet-4-6' }).click();

@@ -95,6 +95,8 @@ describe('the Kanban page in chromium', { timeout: 90_000 }, () => {
     await waitFor(async () => ((await cardIds('Doing')).includes(2) ? true : undefined), 5_000, 'card 2 in the Doing column');
     expect(await statusOf(2)).toBe('doing');
     expect(await page.getByRole('status').textContent()).toBe('Moved #2 “write the docs” to Doing.');
+    // The card is drawn anew in Doing first; an effect after that render gives it the focus back.
+    await waitFor(async () => ((await page.evaluate(() => document.activeElement?.id)) === 'kanban-card-2' ? true : undefined), 5_000, 'the focus on card 2');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('kanban-card-2');
     await page.keyboard.press('Alt+ArrowLeft');
     await waitFor(async () => ((await cardIds('To do')).includes(2) ? true : undefined), 5_000, 'card 2 back in To do');

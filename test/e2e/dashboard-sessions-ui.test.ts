@@ -155,6 +155,8 @@ describe('the Sessions page in chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Delete session' }).click();
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
     expect(new URL(page.url()).hash).toBe('#/sessions');
+    // The list (still All, "pomegranate") is read again; while it loads it has no rows either.
+    await page.getByText('No session matches "pomegranate".').waitFor();
     await listShows([]);
     expect((await listed()).map((s) => s.title)).toEqual(['Kiwi ripening']);
     expect((await runIris(['usage', '--json'], { home })).stdout).toBe(usageBefore);

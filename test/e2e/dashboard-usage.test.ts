@@ -152,7 +152,9 @@ describe('the Usage page in chromium', { timeout: 60_000 }, () => {
     expect(await cost.locator('.usage-now').textContent()).toBe(ledgerCostText(usageTotal(bySource)));
     expect(await cost.locator('.usage-before').textContent()).toBe('previous period: $0.3200 +98%');
     expect(await page.locator('[data-figure="Cache write"] .usage-now').textContent()).toBe('12,000');
-    // Each section has its chart, drawn on a canvas by the chart library.
+    // Each section has its chart, drawn on a canvas by the chart library (in an effect after the
+    // render that put the tables in).
+    await page.locator('.usage-chart canvas').nth(3).waitFor({ state: 'attached' });
     expect(await page.locator('.usage-chart canvas').count()).toBe(4);
     expect(errors).toEqual([]);
 
@@ -192,6 +194,8 @@ describe('the Usage page in chromium', { timeout: 60_000 }, () => {
     await page.locator('[data-group="slot"] .usage-table tbody tr').first().waitFor();
     // The system's dark scheme is followed: the page's own dark colours (base.css), not the light ones.
     expect(await page.evaluate('[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.documentElement).color]')).toEqual(['rgb(20, 23, 27)', 'rgb(231, 234, 238)']);
+    // uPlot draws each chart's canvas in an effect after the render that put the tables in.
+    await page.locator('.usage-chart canvas').nth(3).waitFor({ state: 'attached' });
     expect(await page.locator('.usage-chart canvas').count()).toBe(4);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     expect(errors).toEqual([]);

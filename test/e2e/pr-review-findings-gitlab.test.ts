@@ -6,7 +6,7 @@ import { startFakeGitlab, type FakeGitlab } from '../fakes/gitlab-api.js';
 import type { FakeMrFile } from '../fakes/gitlab-mr-reads.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
 import { waitFor, type GatewayProcess } from '../helpers/gateway.js';
-import { makeTempDir, removeDir } from '../helpers/iris.js';
+import { makeTempDir, removeDir, runIris } from '../helpers/iris.js';
 import { allEnded, configurePr, makePrHome, postGitlab, reviewAnswer, sha, startPrGateway, type PrHome } from '../helpers/pr-review.js';
 import { findingFingerprint } from '../../src/review/fingerprint.js';
 
@@ -87,7 +87,30 @@ describe('findings on the lines (GitLab)', () => {
       [['**major**: Unchecked input', 'Outdated: the code this was about changed.'], true],
       [['**nit**: Brace style'], false],
     ]);
+    expect(discussions[0]!.notes[1]!.body).toBe(`Outdated: the code this was about changed.\n\n<!-- iris-outdated:${fp.slice(0, 12)} -->`);
     expect(discussions[0]!.id).toBe(unchecked!.id);
+  }, 45_000);
+
+  it('a discussion a person resolved before its code changed gets no reply; the finding is kept as resolved', async () => {
+    seed(sha('a'), [PARSE]);
+    fake.script('main-m', reviewAnswer('One note.', [UNCHECKED]), reviewAnswer('Fixed.', []));
+    const gateway = await start();
+    await postGitlab(gateway, 'Merge Request Hook', mergeRequest('open', sha('a')), 'u-1');
+    await waitFor(allEnded(pr, 1), 20_000, 'the first review');
+    const [unchecked] = gitlab.discussions(PROJECT, 7);
+    expect(gitlab.resolveDiscussion(PROJECT, 7, unchecked!.id, true)).toBe(true);
+
+    seed(sha('b'), [PARSE_FIXED]);
+    const before = gitlab.requests.length;
+    await postGitlab(gateway, 'Merge Request Hook', mergeRequest('update', sha('b'), sha('a')), 'u-2');
+    await waitFor(allEnded(pr, 2), 20_000, 'the second review');
+    const discussionPath = `/merge_requests/7/discussions/${unchecked!.id}`;
+    // The discussion was read, and nothing was written to it.
+    const touched = gitlab.requests.slice(before).filter((r) => r.path.includes(discussionPath)).map((r) => `${r.method} ${r.path.slice(r.path.indexOf(discussionPath) + discussionPath.length) || '/'}`);
+    expect(touched).toEqual(['GET /']);
+    expect(gitlab.discussions(PROJECT, 7).map((d) => [d.notes.length, d.notes.every((n) => n.resolved)])).toEqual([[1, true]]);
+    const shown = await runIris(['webhook', 'deliveries', '--show', '2'], { home: pr.home });
+    expect(shown.stdout.endsWith('\n\nfindings marked outdated:\n  src/parse.ts:2 major Unchecked input (a person resolved its thread first: no reply)\n')).toBe(true);
   }, 45_000);
 
   it('GitLab refuses a position on a line that is not in the diff (400), as the real API does', async () => {

@@ -4,7 +4,7 @@
 // keeps one finding and fixes the other posts no repeat and resolves the fixed one's thread; @iris
 // in a finding's thread is answered there; "won't fix" dismisses a finding for good, with no run. Under
 // approval_mode manual the model reads the PR through pr_files and pr_file_diff, with no shell.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.js';
@@ -150,7 +150,7 @@ describe('findings on the lines (GitHub)', () => {
     await waitFor(allEnded(pr, 2), 20_000, 'the second review');
     expect(await reviewPosts()).toHaveLength(1);
     const second = await reviewState();
-    expect(second.comments.slice(2)).toEqual([expect.objectContaining({ in_reply_to_id: magicComment!.id, body: 'Outdated: the code this was about changed.' })]);
+    expect(second.comments.slice(2)).toEqual([expect.objectContaining({ in_reply_to_id: magicComment!.id, body: `Outdated: the code this was about changed.\n\n<!-- iris-outdated:${magicFp.slice(0, 12)} -->` })]);
     expect(second.threads.map((t) => [t.first, t.resolved])).toEqual([
       [uncheckedComment!.id, false],
       [magicComment!.id, true],
@@ -194,6 +194,35 @@ describe('findings on the lines (GitHub)', () => {
     const third_ = await runIris(['webhook', 'deliveries', '--show', '7'], { home: pr.home });
     expect(third_.stdout.endsWith('\n\nfindings skipped as repeats:\n  src/parse.ts:2 major Unchecked input (dismissed)\n')).toBe(true);
   }, 60_000);
+});
+
+describe('a thread a person resolved (GitHub)', () => {
+  it('gets no outdated reply when its code changes: the thread is only read, and the finding is kept as resolved', async () => {
+    await seedPull(sha('a'), [PARSE, UTIL]);
+    fake.script('main-m', answer('One issue.', [MAGIC]), answer('Fixed.', []));
+    const gateway = await start();
+    await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
+    await waitFor(allEnded(pr, 1), 20_000, 'the first review');
+    // A person resolves the thread on GitHub.
+    const state = await reviewState();
+    expect(state.threads).toHaveLength(1);
+    state.threads[0]!.resolved = true;
+    await writeFile(`${pr.ghRecord}.reviews.json`, JSON.stringify(state));
+
+    await seedPull(sha('c'), [PARSE, UTIL_FIXED]);
+    const callsBefore = (await ghCalls(pr)).length;
+    await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('c')), 'd-2');
+    await waitFor(allEnded(pr, 2), 20_000, 'the second review');
+    const after = await reviewState();
+    expect(after.comments).toHaveLength(1);
+    expect(after.threads.map((t) => t.resolved)).toEqual([true]);
+    // One read of the thread through GraphQL; no reply, no resolve.
+    const graphql = (await ghCalls(pr)).slice(callsBefore).filter((call) => call.argv.includes('graphql'));
+    expect(graphql.map((call) => (JSON.parse(call.body!) as { query: string; variables: unknown }).variables)).toEqual([{ id: state.threads[0]!.id }]);
+    expect((await ghCalls(pr)).slice(callsBefore).filter((call) => call.argv.some((arg) => arg.endsWith('/replies')))).toEqual([]);
+    const shown = await runIris(['webhook', 'deliveries', '--show', '2'], { home: pr.home });
+    expect(shown.stdout.endsWith('\n\nfindings marked outdated:\n  src/util.ts:11 minor Magic number (a person resolved its thread first: no reply)\n')).toBe(true);
+  }, 45_000);
 });
 
 describe('what the model is given (GitHub)', () => {

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URLSearchParams } from 'node:url';
 import { FILES_JQ, routePulls } from './fake-gh-pulls.mjs';
-import { REVIEW_COMMENTS_JQ, routeReviews } from './fake-gh-reviews.mjs';
+import { REVIEW_COMMENTS_JQ, THREAD_REPLIES_JQ, routeReviews } from './fake-gh-reviews.mjs';
 
 const USAGE_API = 'Usage:  gh api <endpoint> [flags]';
 const MAX_BODY_CHARS = 65_536;
@@ -24,6 +24,7 @@ const JQ_FILTERS = [
   { pattern: /^\{status, ahead_by\}$/, run: (value) => [{ status: objectOf(value).status, ahead_by: objectOf(value).ahead_by }] },
   FILES_JQ,
   REVIEW_COMMENTS_JQ,
+  THREAD_REPLIES_JQ,
 ];
 
 /** `io`: what fake-gh.mjs shares (mode, recordPath, record, done, fail, usageError, hang, login). */

@@ -15,7 +15,9 @@
 //   POST repos/<o>/<r>/pulls/<n>/comments/<id>/replies {body}: a reply in <id>'s thread
 //                                                     (in_reply_to_id: the thread's first comment)
 //   POST graphql {query, variables}                   `reviewThreads` (pages of `first`, `after` a
-//                                                     cursor) and `resolveReviewThread(input: {threadId})`
+//                                                     cursor), `resolveReviewThread(input: {threadId})`,
+//                                                     and `node(id: $id)` on a PullRequestReviewThread
+//                                                     (isResolved, its latest 100 comments)
 // Ids: reviews 3,000,000,000 and comments 4,000,000,000 plus a count; thread ids `PRRT_<n>`.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { URLSearchParams } from 'node:url';
@@ -26,6 +28,12 @@ const REVIEWS = /^\/?repos\/([^/]+\/[^/]+)\/pulls\/([1-9][0-9]*)\/reviews(?:\?(.
 const REVIEW_COMMENTS = /^\/?repos\/([^/]+\/[^/]+)\/pulls\/([1-9][0-9]*)\/reviews\/([0-9]+)\/comments(?:\?(.*))?$/;
 const PR_COMMENTS = /^\/?repos\/([^/]+\/[^/]+)\/pulls\/([1-9][0-9]*)\/comments(?:\?(.*))?$/;
 const REPLIES = /^\/?repos\/([^/]+\/[^/]+)\/pulls\/([1-9][0-9]*)\/comments\/([0-9]+)\/replies$/;
+
+/** The jq filter github-pr-review.ts reads a thread's replies with, when it has no thread id. */
+export const THREAD_REPLIES_JQ = {
+  pattern: /^\.\[\] \| select\(\.in_reply_to_id == ([0-9]+)\) \| \{id, body, login: \.user\.login\}$/,
+  run: (value, m) => listOf(value).filter((c) => c.in_reply_to_id === Number(m[1])).map((c) => ({ id: c.id, body: c.body, login: c.user?.login })),
+};
 
 /** The jq filter github-pr-review.ts lists a review's comments with. */
 export const REVIEW_COMMENTS_JQ = { pattern: /^\.\[\] \| \{id, body\}$/, run: (value) => listOf(value).map((c) => ({ id: c.id, body: c.body })) };
@@ -157,6 +165,14 @@ function graphql(input, recordPath) {
     thread.resolved = true;
     save(recordPath, state);
     return { ok: true, pages: [{ data: { resolveReviewThread: { thread: { id: thread.id, isResolved: true } } } }] };
+  }
+  if (/\bnode\(id: \$id\)/.test(body.query) && body.query.includes('PullRequestReviewThread')) {
+    // A thread now: resolved or not, and its latest 100 comments (the first, then the replies).
+    const thread = state.threads.find((t) => t.id === vars.id);
+    if (!thread) return { ok: true, pages: [{ data: { node: null }, errors: [{ type: 'NOT_FOUND', path: ['node'], message: `Could not resolve to a node with the global id of '${vars.id}'` }] }] };
+    const comments = state.comments.filter((c) => c.id === thread.first || c.in_reply_to_id === thread.first).slice(-100);
+    const nodes = comments.map((c) => ({ databaseId: c.id, body: c.body, author: c.login ? { login: c.login } : null }));
+    return { ok: true, pages: [{ data: { node: { isResolved: thread.resolved, comments: { nodes } } } }] };
   }
   if (body.query.includes('reviewThreads')) {
     const repo = `${vars.owner}/${vars.name}`;

@@ -64,6 +64,8 @@ export type FakeGitlab = {
   discussions(project: string, iid: number): FakeDiscussion[];
   /** A human's reply in a discussion. */
   replyInDiscussion(project: string, iid: number, discussionId: string, body: string, author: { id: number; username: string }): FakeDiscussionNote | undefined;
+  /** A person resolves (or unresolves) a discussion in the web page. */
+  resolveDiscussion(project: string, iid: number, discussionId: string, resolved: boolean): boolean;
   close(): Promise<void>;
 };
 
@@ -242,6 +244,7 @@ export async function startFakeGitlab(options: FakeGitlabOptions = {}): Promise<
     },
     discussions: (path, iid) => threads.discussions(path, iid),
     replyInDiscussion: (path, iid, id, text, author) => threads.reply(path, iid, id, text, author),
+    resolveDiscussion: (path, iid, id, resolved) => threads.resolve(path, iid, id, resolved),
     setFile: (path, ref, file, text) => {
       project(path);
       reads.setFile(path, ref, file, text);

@@ -8,6 +8,7 @@
 //        {"message":"400 Bad request - Note {:line_code=>[\"can't be blank\", \"must be a valid line code\"]}"}
 //   GET  projects/:id/merge_requests/:iid/discussions          oldest first, in pages (X-Next-Page)
 //   POST projects/:id/merge_requests/:iid/discussions/:d/notes {body}: a reply
+//   GET  projects/:id/merge_requests/:iid/discussions/:d        one discussion (404 when there is none)
 //   PUT  projects/:id/merge_requests/:iid/discussions/:d?resolved=true|false
 // Discussion ids are 40 hex digits; note ids count up from 5000. (Discussion notes are kept apart
 // from the MR's plain notes of gitlab-api.ts.)
@@ -82,6 +83,13 @@ export function mergeRequestDiscussions(me: { id: number; username: string }) {
       discussion.notes.push(added);
       return added;
     },
+    /** A person resolves (or unresolves) a discussion in the web page. */
+    resolve(project: string, iid: number, discussionId: string, resolved: boolean): boolean {
+      const discussion = list(`${project}!${iid}`).find((d) => d.id === discussionId);
+      if (!discussion) return false;
+      for (const n of discussion.notes) n.resolved = resolved;
+      return true;
+    },
     /** True when it answered a discussions endpoint of project `project`. */
     handle(project: string, method: string, segments: readonly string[], params: URLSearchParams, body: unknown, res: ServerResponse, answer: Answer): boolean {
       if (segments[2] !== 'merge_requests' || segments[4] !== 'discussions') return false;
@@ -125,6 +133,10 @@ export function mergeRequestDiscussions(me: { id: number; username: string }) {
         const added = note(input.body, null);
         discussion.notes.push(added);
         answer(res, 201, restNote(added));
+        return true;
+      }
+      if (segments.length === 6 && method === 'GET') {
+        answer(res, 200, rest(discussion));
         return true;
       }
       if (segments.length === 6 && method === 'PUT') {

@@ -33,7 +33,7 @@ const ReviewSchema = z.object({
   inline: z.array(FindingSchema),
   in_summary: z.array(FindingSchema),
   repeats: z.array(z.object({ path: z.string(), line: z.number(), severity: z.string(), title: z.string(), state: z.string() })),
-  outdated: z.array(FindingSchema),
+  outdated: z.array(z.object({ path: z.string(), line: z.number(), severity: z.string(), title: z.string(), note: z.optional(z.string()) })),
   unreadable: z.boolean(),
 });
 export type Review = z.infer<typeof ReviewSchema>;

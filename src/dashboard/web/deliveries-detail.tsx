@@ -159,7 +159,7 @@ function Confirm({ action, id, busy, onYes, onNo }: { action: Action; id: number
   );
 }
 
-function FindingList({ title, findings }: { title: string; findings: ReadonlyArray<Finding & { state?: string }> }) {
+function FindingList({ title, findings }: { title: string; findings: ReadonlyArray<Finding & { state?: string; note?: string }> }) {
   if (findings.length === 0) return null;
   return (
     <>
@@ -175,6 +175,7 @@ function FindingList({ title, findings }: { title: string; findings: ReadonlyArr
             </code>{' '}
             {f.title}
             {f.state !== undefined && <span className="hint"> ({f.state})</span>}
+            {f.note !== undefined && <span className="hint"> ({f.note})</span>}
           </li>
         ))}
       </ul>
