@@ -40,13 +40,15 @@ export async function finishReview(
     threadId: f.threadId,
     commentId: f.commentId,
   }));
+  // What the summary says of the inputs: a rule held to the route's limit, and what the budget cut.
+  const diffNote = [inputs.rulesNote, inputs.diff.note].filter((note) => note !== undefined && note.trim() !== '').join(' ');
   const reviewPlan = buildReviewPlan(
     {
       forge: plan.pr.forge,
       rules: inputs.rules,
       ...(inputs.rulesProblem === undefined ? {} : { rulesProblem: inputs.rulesProblem }),
       files: inputs.files,
-      ...(inputs.diff.note === undefined ? {} : { diffNote: inputs.diff.note }),
+      ...(diffNote === '' ? {} : { diffNote }),
       shas: inputs.shas,
     },
     parsed,

@@ -15,6 +15,8 @@ export type ReviewInputs = {
   readonly rules: ReviewRules;
   /** What is wrong with `.iris/review.yaml` (the defaults were used): for the summary. */
   readonly rulesProblem?: string;
+  /** A value of `.iris/review.yaml` held to the route's limit: for the summary. */
+  readonly rulesNote?: string;
   /** The base branch's AGENTS.md: the repository's conventions. */
   readonly agentsMd?: string;
   /** The PR's files after `ignore`: the only ones the prompt and the tools know. */
@@ -30,7 +32,7 @@ export type ReviewInputs = {
 };
 
 export type GatherOptions = {
-  /** The route's `review.max_diff_tokens`: the default the repository's file overrides. */
+  /** The route's `review.max_diff_tokens`: the default, and the most the repository's file may ask for. */
   readonly routeMaxDiffTokens?: number;
   readonly signal?: AbortSignal;
 };
@@ -49,7 +51,7 @@ export async function gatherReviewInputs(reader: PrDiffReader, pr: PrRef, facts:
   const [rulesText, agentsMd] = await Promise.all([reader.readFile(pr, REVIEW_RULES_PATH, baseRef, call), reader.readFile(pr, AGENTS_MD_PATH, baseRef, call)]);
   if (!rulesText.ok) return rulesText;
   if (!agentsMd.ok) return agentsMd;
-  const { rules, problem } = parseReviewRules(rulesText.value ?? undefined, options.routeMaxDiffTokens ?? DEFAULT_MAX_DIFF_TOKENS);
+  const { rules, problem, note } = parseReviewRules(rulesText.value ?? undefined, options.routeMaxDiffTokens ?? DEFAULT_MAX_DIFF_TOKENS);
   // By the file's path on the new side (a removed file's old path).
   const files = diff.value.files.filter((file) => !matchesAny(rules.ignore, file.path));
   const ignored = diff.value.files.filter((file) => matchesAny(rules.ignore, file.path)).map((file) => file.path);
@@ -60,6 +62,7 @@ export async function gatherReviewInputs(reader: PrDiffReader, pr: PrRef, facts:
     value: {
       rules,
       ...(problem === undefined ? {} : { rulesProblem: problem }),
+      ...(note === undefined ? {} : { rulesNote: note }),
       ...(agents ? { agentsMd: agents } : {}),
       files,
       ignored,

@@ -61,10 +61,22 @@ describe('parseReviewRules', () => {
     expect(parseReviewRules('max_findings: 0\n').rules.maxFindings).toBe(0);
   });
 
-  it("takes the route's max_diff_tokens as the default, which the file overrides", () => {
+  it("takes the route's max_diff_tokens as the default, which the file may lower", () => {
     expect(parseReviewRules(undefined, 50_000).rules.maxDiffTokens).toBe(50_000);
     expect(parseReviewRules('ignore: []\n', 50_000).rules.maxDiffTokens).toBe(50_000);
-    expect(parseReviewRules('max_diff_tokens: 2000\n', 50_000).rules.maxDiffTokens).toBe(2000);
+    expect(parseReviewRules('max_diff_tokens: 2000\n', 50_000)).toEqual({ rules: { ...DEFAULTS, maxDiffTokens: 2000 } });
+    expect(parseReviewRules('max_diff_tokens: 50000\n', 50_000)).toEqual({ rules: { ...DEFAULTS, maxDiffTokens: 50_000 } });
+  });
+
+  it("never lets the file raise it over the route's (the operator pays for the prompt): the route's is used, and the summary says so", () => {
+    expect(parseReviewRules('max_diff_tokens: 1000000\nmax_findings: 3\n')).toEqual({
+      rules: { ...DEFAULTS, maxFindings: 3 },
+      note: '.iris/review.yaml asks for max_diff_tokens 1000000; this route allows at most 24000, which was used',
+    });
+    expect(parseReviewRules('max_diff_tokens: 60000\n', 50_000)).toEqual({
+      rules: { ...DEFAULTS, maxDiffTokens: 50_000 },
+      note: '.iris/review.yaml asks for max_diff_tokens 60000; this route allows at most 50000, which was used',
+    });
   });
 
   it('uses the defaults and names the problem for YAML that does not parse', () => {

@@ -51,11 +51,17 @@ export function defaultReviewRules(maxDiffTokens: number = DEFAULT_MAX_DIFF_TOKE
   };
 }
 
-export type ParsedReviewRules = { readonly rules: ReviewRules; readonly problem?: string };
+/**
+ * `problem`: the file could not be used (the defaults were); `note`: it was used, but a value was
+ * held to what the operator allows. Both go into the summary.
+ */
+export type ParsedReviewRules = { readonly rules: ReviewRules; readonly problem?: string; readonly note?: string };
 
 /**
  * The rules of a `.iris/review.yaml` text (undefined: the repository has none). `defaultMaxDiffTokens`
- * is the route's `review.max_diff_tokens`, which the file's own `max_diff_tokens` overrides.
+ * is the route's `review.max_diff_tokens` (else 24,000). The file's own `max_diff_tokens` may lower
+ * it, never raise it: the operator pays for the prompt, and a repository's maintainers are not the
+ * operator.
  */
 export function parseReviewRules(text: string | undefined, defaultMaxDiffTokens: number = DEFAULT_MAX_DIFF_TOKENS): ParsedReviewRules {
   const defaults = defaultReviewRules(defaultMaxDiffTokens);
@@ -79,7 +85,10 @@ export function parseReviewRules(text: string | undefined, defaultMaxDiffTokens:
     .map((glob) => compilePathGlob(glob))
     .flatMap((glob) => (glob.ok ? [] : [glob.error]));
   if (badGlobs.length > 0) return broken(`is not valid: ${badGlobs.join('; ')}`);
+  const asked = file.max_diff_tokens;
+  const held = asked !== undefined && asked > defaults.maxDiffTokens;
   return {
+    ...(held ? { note: `${REVIEW_RULES_PATH} asks for max_diff_tokens ${asked}; this route allows at most ${defaults.maxDiffTokens}, which was used` } : {}),
     rules: {
       ignore: file.ignore ?? defaults.ignore,
       instructions: file.instructions?.trim() ?? defaults.instructions,
@@ -91,7 +100,7 @@ export function parseReviewRules(text: string | undefined, defaultMaxDiffTokens:
       },
       maxFindings: file.max_findings ?? defaults.maxFindings,
       severityThreshold: file.severity_threshold ?? defaults.severityThreshold,
-      maxDiffTokens: file.max_diff_tokens ?? defaults.maxDiffTokens,
+      maxDiffTokens: asked === undefined || held ? defaults.maxDiffTokens : asked,
     },
   };
 }

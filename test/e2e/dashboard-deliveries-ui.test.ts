@@ -169,7 +169,9 @@ describe('the Deliveries page in chromium', { timeout: 120_000 }, () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await page.goto(`${dashboard!.url}#/deliveries/42`);
     await page.getByRole('alert').filter({ hasText: 'no webhook event #42 (the list shows the events there are)' }).waitFor();
-    // The browser logs the 404 answer itself; nothing else went wrong.
-    expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 404 (Not Found)']);
+    // The browser logs the 404 answer itself (once per poll, every 2 s, so once or more on a slow
+    // machine); nothing else went wrong.
+    expect(errors.length).toBeGreaterThan(0);
+    expect([...new Set(errors)]).toEqual(['console: Failed to load resource: the server responded with a status of 404 (Not Found)']);
   });
 });
