@@ -22,6 +22,15 @@ describe('usageRecordOf', () => {
     });
   });
 
+  it('prices cache reads and cache writes at their own rates (claude-sonnet-4-5: input $3, cache read $0.30, cache write $3.75, output $15 a million)', () => {
+    const sonnet: TaskReport = { slot: 'main', attempts: [], served: { provider: 'anthropic', model: 'claude-sonnet-4-5', reason: 'task', why: 'pinned' } };
+    // 1,000,000 input tokens: 200,000 read from the cache, 300,000 written to it, 500,000 plain; 100,000 out.
+    const usage = { inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 200_000, cacheWriteInputTokens: 300_000 };
+    const record = usageRecordOf(sonnet, usage, 1, { source: 'cli', sessionId: null });
+    expect(record?.costUsd).toBeCloseTo(0.5 * 3 + 0.2 * 0.3 + 0.3 * 3.75 + 0.1 * 15, 10);
+    expect(record?.costUsd).toBeCloseTo(4.185, 10);
+  });
+
   it('records nothing when no model served or no usage came back', () => {
     const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, cacheWriteInputTokens: 0 };
     expect(usageRecordOf({ slot: 'skills_hub', attempts: [] }, usage, 1, { source: 'cli', sessionId: null })).toBeUndefined();

@@ -10,6 +10,11 @@ export type ModelPrice = {
   readonly output: number;
   /** Cached input (prompt-cache reads); absent where the provider publishes none. */
   readonly cachedInput?: number;
+  /**
+   * Input written to the prompt cache (Anthropic: 1.25× input for the default 5-minute cache);
+   * absent where the provider charges none or reports none (priced as input then).
+   */
+  readonly cacheWrite?: number;
 };
 
 export type CatalogModel = {
@@ -60,19 +65,19 @@ const ANTHROPIC_MODELS: readonly CatalogModel[] = [
   {
     id: 'claude-opus-4-5',
     contextLength: 200_000,
-    price: { input: 5, output: 25, cachedInput: 0.5 },
+    price: { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
     capabilities: TOOLS_VISION_REASONING,
   },
   {
     id: 'claude-sonnet-4-5',
     contextLength: 200_000,
-    price: { input: 3, output: 15, cachedInput: 0.3 },
+    price: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
     capabilities: TOOLS_VISION_REASONING,
   },
   {
     id: 'claude-haiku-4-5',
     contextLength: 200_000,
-    price: { input: 1, output: 5, cachedInput: 0.1 },
+    price: { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
     capabilities: TOOLS_VISION_REASONING,
   },
 ];
@@ -189,15 +194,20 @@ export function priceFor(providerId: string, modelId: string): ModelPrice | null
   return findCatalogModel(providerId, modelId)?.price ?? null;
 }
 
-/** Cost in USD of one call; null when the price is unknown (never 0 by default). */
+/**
+ * Cost in USD of one call; null when the price is unknown (never 0 by default). Input tokens are
+ * priced by kind: read from the prompt cache, written to it, and the rest.
+ */
 export function costOf(
   price: ModelPrice | null,
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number },
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteInputTokens?: number },
 ): number | null {
   if (!price) return null;
-  const uncached = Math.max(0, usage.inputTokens - usage.cachedInputTokens);
+  const cacheWrite = usage.cacheWriteInputTokens ?? 0;
+  const plain = Math.max(0, usage.inputTokens - usage.cachedInputTokens - cacheWrite);
   const cachedRate = price.cachedInput ?? price.input;
-  return (uncached * price.input + usage.cachedInputTokens * cachedRate + usage.outputTokens * price.output) / 1_000_000;
+  const writeRate = price.cacheWrite ?? price.input;
+  return (plain * price.input + usage.cachedInputTokens * cachedRate + cacheWrite * writeRate + usage.outputTokens * price.output) / 1_000_000;
 }
 
 /**
