@@ -79,6 +79,11 @@ describe('reviewText', () => {
     ]);
   });
 
+  it('an outdated finding a person had resolved first says so', () => {
+    const withNote = { ...review, outdated: [{ path: 'src/c.ts', line: 1, severity: 'minor', title: 'Old', note: 'a person resolved its thread first: no reply' }] };
+    expect(reviewText(withNote, 'delivered').slice(-2)).toEqual(['findings marked outdated:', '  src/c.ts:1 minor Old (a person resolved its thread first: no reply)']);
+  });
+
   it('before (or without) a delivery: what is to be posted and marked says it has not been', () => {
     const lines = reviewText(review, 'failed');
     expect(lines[0]).toBe('findings to post on their lines (not yet: the event is failed):');

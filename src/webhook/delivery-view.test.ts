@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
-import { deliveryDetail, deliveryRow, FIRST_LINE_CHARS, firstLine } from './delivery-view.js';
+import { deliveryDetail, deliveryRow, FIRST_LINE_CHARS, firstLine, RESOLVED_FIRST_NOTE, reviewView } from './delivery-view.js';
 
 const FORGE = JSON.stringify({ name: 'github-pr', source: 'config', skills: [], deliver: 'forge_comment', deliver_extra: { repo: '{repository.full_name}', pr_number: '{number}' } });
 const LOG = JSON.stringify({ name: 'ci', source: 'subscription', skills: [], deliver: 'log', deliver_extra: {} });
@@ -88,5 +88,27 @@ describe('deliveryDetail outcome', () => {
     });
     expect(deliveryDetail(record())).not.toHaveProperty('answer_first_line');
     expect(deliveryDetail(record({ routeSnapshot: 'nope' })).deliver).toBeNull();
+  });
+});
+
+describe('reviewView: an outdated finding resolved by a person first', () => {
+  const plan = {
+    shas: { base: 'b', head: 'h', start: 's' },
+    summary: 'S',
+    inline: [],
+    notPlaced: [],
+    repeats: [],
+    outdated: [
+      { fingerprint: 'f1', path: 'a.ts', line: 3, severity: 'minor', title: 'One', threadId: 'T1', commentId: '1' },
+      { fingerprint: 'f2', path: 'a.ts', line: 9, severity: 'nit', title: 'Two', threadId: 'T2', commentId: '2' },
+    ],
+  };
+
+  it('carries the note on that finding only', () => {
+    expect(reviewView(plan, new Set(['f2'])).outdated).toEqual([
+      { path: 'a.ts', line: 3, severity: 'minor', title: 'One' },
+      { path: 'a.ts', line: 9, severity: 'nit', title: 'Two', note: RESOLVED_FIRST_NOTE },
+    ]);
+    expect(reviewView(plan).outdated.map((f) => 'note' in f)).toEqual([false, false]);
   });
 });
