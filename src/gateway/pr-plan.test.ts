@@ -5,7 +5,8 @@ import { fakeForgeClient, fakePrForges, failure, memoryLog, memoryPrThreads, typ
 import type { ForgeResult, PrRef } from '../delivery/pr-forge.js';
 import { HELP_TEXT, PAUSED_TEXT, RESUMED_TEXT, refusalText } from '../webhook/pr-commands.js';
 import type { RouteSnapshot } from '../webhook/routes.js';
-import { planPrEvent } from './pr-plan.js';
+import type { PrFinding, PrFindings } from '../store/pr-finding-types.js';
+import { NOT_A_FINDING_THREAD, planPrEvent } from './pr-plan.js';
 
 const OLD = '0123456789abcdef0123456789abcdef01234567';
 const NEW = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -241,5 +242,55 @@ describe('planPrEvent: GitLab access levels', () => {
   it("the bot's GitLab login is its own", async () => {
     const { plan } = setup();
     expect(await plan('Note Hook', { ...glNote('/review'), user: { id: 9, username: 'iris-gl' } })).toEqual({ kind: 'skip', reason: "the bot's own comment" });
+  });
+});
+
+describe('planPrEvent: review threads resolved or unresolved (GitHub)', () => {
+  function withFinding(state: PrFinding['state']) {
+    const rows = new Map<string, PrFinding>([
+      ['fp1', { route: 'reviews', prKey: KEY, fingerprint: 'fp1', path: 'a.ts', line: 3, lineText: 'x', title: 'Unchecked input', severity: 'major', state, threadId: 'PRRT_1', commentId: '4001', eventId: 1, createdAt: 1, updatedAt: 1 }],
+    ]);
+    const findings = {
+      byHostId: async (routeName: string, key: string, id: string) => [...rows.values()].find((f) => f.route === routeName && f.prKey === key && (f.threadId === id || f.commentId === id)),
+      setState: async (_r: string, _k: string, fingerprint: string, next: PrFinding['state']) => {
+        const row = rows.get(fingerprint);
+        if (row) rows.set(fingerprint, { ...row, state: next });
+        return rows.get(fingerprint);
+      },
+    } as unknown as PrFindings;
+    const threads = memoryPrThreads();
+    const { forges } = fakePrForges({ github: fakeForgeClient({ login: 'iris-bot' }), gitlab: fakeForgeClient({ login: 'iris-gl' }) });
+    const { log } = memoryLog();
+    const plan = (action: string, thread: Record<string, unknown>, sender = 'erin') =>
+      planPrEvent({ threads, forges, log, findings }, route(), 'pull_request_review_thread', { action, thread, pull_request: { number: 12 }, repository: { full_name: 'octo/widgets' }, sender: { login: sender } }, new AbortController().signal);
+    return { rows, plan };
+  }
+
+  it('a person resolves an open finding\'s thread: kept as resolved, no run; unresolved again: open', async () => {
+    const { rows, plan } = withFinding('open');
+    expect(await plan('resolved', { node_id: 'PRRT_1', comments: [{ id: 4001 }] })).toEqual({ kind: 'skip', reason: 'the finding "Unchecked input" was resolved by @erin: kept as resolved' });
+    expect(rows.get('fp1')?.state).toBe('resolved');
+    expect(await plan('unresolved', { node_id: 'PRRT_1', comments: [] })).toEqual({ kind: 'skip', reason: 'the finding "Unchecked input" was unresolved by @erin: kept as open' });
+    expect(rows.get('fp1')?.state).toBe('open');
+  });
+
+  it('found by its first comment when the thread id was never read', async () => {
+    const { rows, plan } = withFinding('answered');
+    expect(await plan('resolved', { node_id: 'PRRT_other', comments: [{ id: 4001 }] })).toMatchObject({ kind: 'skip' });
+    expect(rows.get('fp1')?.state).toBe('resolved');
+  });
+
+  it("Iris's own resolve of an outdated finding, and a dismissed finding, change nothing", async () => {
+    for (const state of ['outdated', 'dismissed'] as const) {
+      const { rows, plan } = withFinding(state);
+      expect(await plan('resolved', { node_id: 'PRRT_1', comments: [] }, 'iris-bot')).toEqual({ kind: 'skip', reason: `the finding "Unchecked input" is ${state}: a thread resolved leaves it so` });
+      expect(await plan('unresolved', { node_id: 'PRRT_1', comments: [] })).toMatchObject({ kind: 'skip' });
+      expect(rows.get('fp1')?.state).toBe(state);
+    }
+  });
+
+  it('a thread that is no finding of Iris is skipped', async () => {
+    const { plan } = withFinding('open');
+    expect(await plan('resolved', { node_id: 'PRRT_9', comments: [{ id: 9 }] })).toEqual({ kind: 'skip', reason: NOT_A_FINDING_THREAD });
   });
 });

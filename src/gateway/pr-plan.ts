@@ -13,7 +13,7 @@ import type { DeliverAs } from '../store/webhook-types.js';
 import type { ListenerLog } from '../webhook/listener.js';
 import type { PrForges } from './pr-forges.js';
 import type { PrFindings } from '../store/pr-finding-types.js';
-import { readThreadReply } from '../review/thread-reply.js';
+import { readThreadReply, threadStateChange } from '../review/thread-reply.js';
 
 export type PrPlan =
   /** A route that is no PR route: its run is a plain one. */
@@ -55,7 +55,29 @@ export async function planPrEvent(deps: PrPlanDeps, route: RouteSnapshot, event:
   const key = prKey(pr);
   const thread = await deps.threads.get(route.name, key);
   const context: Context = { deps, route, pr, key, thread, signal };
+  if (pr.kind === 'thread') return planThread(context, pr.thread);
   return pr.kind === 'comment' ? planComment(context, pr.comment) : planChange(context);
+}
+
+/** A thread that is not one of Iris's findings, or one whose finding a resolve does not change. */
+export const NOT_A_FINDING_THREAD = 'a review thread that is not one of the findings Iris keeps on this pull request';
+
+/**
+ * A review thread resolved or unresolved on GitHub: a finding a person resolved is kept as
+ * `resolved` (it stops a repeat, and gets no "Outdated" reply when its code changes); unresolved
+ * again, it is open. Iris's own resolve (an outdated finding) and dismissed or outdated findings
+ * change nothing. Never a run.
+ */
+async function planThread(context: Context, thread: Extract<PrEvent, { kind: 'thread' }>['thread']): Promise<PrPlan> {
+  const { deps, route } = context;
+  if (deps.findings === undefined) return { kind: 'skip', reason: NOT_A_FINDING_THREAD };
+  const finding = (await deps.findings.byHostId(route.name, context.key, thread.nodeId)) ?? (thread.firstCommentId === undefined ? undefined : await deps.findings.byHostId(route.name, context.key, thread.firstCommentId));
+  if (finding === undefined) return { kind: 'skip', reason: NOT_A_FINDING_THREAD };
+  const change = threadStateChange(finding.state, thread.resolved);
+  if (change === undefined) return { kind: 'skip', reason: `the finding "${finding.title}" is ${finding.state}: a thread ${thread.resolved ? 'resolved' : 'unresolved'} leaves it so` };
+  await deps.findings.setState(route.name, context.key, finding.fingerprint, change);
+  const by = thread.by === undefined ? '' : ` by @${thread.by}`;
+  return { kind: 'skip', reason: `the finding "${finding.title}" was ${thread.resolved ? 'resolved' : 'unresolved'}${by}: kept as ${change}` };
 }
 
 const run = (context: Context, prompt: Extract<PrPlan, { kind: 'run' }>['prompt'], deliverAs: DeliverAs): PrPlan => ({

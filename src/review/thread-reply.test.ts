@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readThreadReply } from './thread-reply.js';
+import { readThreadReply, threadStateChange } from './thread-reply.js';
 
 describe('readThreadReply', () => {
   it('a mention is a question, whatever else it says', () => {
@@ -11,5 +11,27 @@ describe('readThreadReply', () => {
   it('anything else is feedback', () => {
     expect(readThreadReply('Good catch, fixed in the next push.', false)).toBe('feedback');
     expect(readThreadReply('This is a bug indeed', false)).toBe('feedback');
+  });
+});
+
+describe('threadStateChange', () => {
+  it.each([
+    ['open', true, 'resolved'],
+    ['answered', true, 'resolved'],
+    ['resolved', false, 'open'],
+  ] as const)('%s, its thread resolved=%s: %s', (state, resolved, next) => {
+    expect(threadStateChange(state, resolved)).toBe(next);
+  });
+
+  it.each([
+    ['dismissed', true],
+    ['dismissed', false],
+    ['outdated', true],
+    ['outdated', false],
+    ['resolved', true],
+    ['open', false],
+    ['answered', false],
+  ] as const)('%s, its thread resolved=%s: unchanged', (state, resolved) => {
+    expect(threadStateChange(state, resolved)).toBeUndefined();
   });
 });

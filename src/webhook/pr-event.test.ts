@@ -138,6 +138,35 @@ describe('prEventOf: GitHub comments', () => {
     });
   });
 
+  const threadEvent = (action: string, thread: unknown = { node_id: 'PRRT_kwDOA1', comments: [{ id: 4001, body: 'finding' }, { id: 4002, body: 'reply' }] }) => ({
+    action,
+    thread,
+    pull_request: { number: 12, title: 'Add the frobnicator', head: { sha: SHA } },
+    repository: { full_name: 'octo/widgets' },
+    sender: { login: 'erin' },
+  });
+
+  it('reads a review thread resolved or unresolved: its node id, first comment and who did it', () => {
+    expect(prEventOf('pull_request_review_thread', threadEvent('resolved'))).toEqual({
+      forge: 'github',
+      repo: 'octo/widgets',
+      number: 12,
+      kind: 'thread',
+      thread: { nodeId: 'PRRT_kwDOA1', firstCommentId: '4001', resolved: true, by: 'erin' },
+      headSha: SHA,
+      title: 'Add the frobnicator',
+    });
+    expect(prEventOf('pull_request_review_thread', threadEvent('unresolved', { node_id: 'PRRT_kwDOA1', comments: [] }))).toMatchObject({ kind: 'thread', thread: { nodeId: 'PRRT_kwDOA1', resolved: false } });
+  });
+
+  it.each([
+    ['another action', threadEvent('created')],
+    ['no node id', threadEvent('resolved', { comments: [] })],
+    ['a thread that is not an object', threadEvent('resolved', 'PRRT_1')],
+  ])('a review thread event is undefined for %s', (_what, payload) => {
+    expect(prEventOf('pull_request_review_thread', payload)).toBeUndefined();
+  });
+
   it('accepts a comment id given as digits, and an empty body', () => {
     const pr = prEventOf('issue_comment', ghIssueComment('created', true, { id: '77', body: '' }));
     expect(pr).toMatchObject({ kind: 'comment', comment: { id: '77', body: '' } });

@@ -1,5 +1,6 @@
 // Which pull request a webhook event is about, read from the payload by the event's kind: GitHub's
-// `pull_request`, `issue_comment` (on a PR) and `pull_request_review_comment`, GitLab's
+// `pull_request`, `issue_comment` (on a PR), `pull_request_review_comment` and
+// `pull_request_review_thread` (a review thread resolved or unresolved), GitLab's
 // `Merge Request Hook` and `Note Hook` (on a merge request). Pure: the session per PR, the comment
 // commands and the delivery target all start here.
 import { lookupPath } from './payload-path.js';
@@ -27,6 +28,17 @@ export type PrComment = {
   readonly threadOf?: string;
 };
 
+/** A review thread resolved or unresolved on GitHub (`pull_request_review_thread`). */
+export type PrThreadChange = {
+  /** The thread's GraphQL node id. */
+  readonly nodeId: string;
+  /** Its first comment's id (the comment that started it), when the payload lists it. */
+  readonly firstCommentId?: string;
+  readonly resolved: boolean;
+  /** Who resolved or unresolved it. */
+  readonly by?: string;
+};
+
 export type PrEvent = {
   readonly forge: Forge;
   /** owner/name, or GitLab's path_with_namespace. */
@@ -36,7 +48,11 @@ export type PrEvent = {
   /** The head commit when the payload names it. */
   readonly headSha?: string;
   readonly title?: string;
-} & ({ readonly kind: 'change'; readonly change: PrChange; readonly action: string } | { readonly kind: 'comment'; readonly comment: PrComment });
+} & (
+  | { readonly kind: 'change'; readonly change: PrChange; readonly action: string }
+  | { readonly kind: 'comment'; readonly comment: PrComment }
+  | { readonly kind: 'thread'; readonly thread: PrThreadChange }
+);
 
 type Payload = Readonly<Record<string, unknown>>;
 
@@ -110,6 +126,7 @@ function fromGithub(event: string, payload: Payload): PrEvent | undefined {
       ...optional('title', text(payload, 'pull_request.title')),
     };
   }
+  if (event === 'pull_request_review_thread') return threadChange(repo, action, payload);
   const onPr = event === 'pull_request_review_comment' || (event === 'issue_comment' && lookupPath(payload, 'issue.pull_request').found);
   if (!onPr) return undefined;
   const number = event === 'issue_comment' ? positiveInt(payload, 'issue.number') : positiveInt(payload, 'pull_request.number');
@@ -131,6 +148,21 @@ function fromGithub(event: string, payload: Payload): PrEvent | undefined {
     },
     ...optional('headSha', text(payload, 'pull_request.head.sha')),
     ...optional('title', text(payload, event === 'issue_comment' ? 'issue.title' : 'pull_request.title')),
+  };
+}
+
+function threadChange(repo: string, action: string, payload: Payload): PrEvent | undefined {
+  const number = positiveInt(payload, 'pull_request.number');
+  const nodeId = text(payload, 'thread.node_id');
+  if (number === undefined || nodeId === undefined || (action !== 'resolved' && action !== 'unresolved')) return undefined;
+  return {
+    forge: 'github',
+    repo,
+    number,
+    kind: 'thread',
+    thread: { nodeId, resolved: action === 'resolved', ...optional('firstCommentId', idText(payload, 'thread.comments.0.id')), ...optional('by', text(payload, 'sender.login')) },
+    ...optional('headSha', text(payload, 'pull_request.head.sha')),
+    ...optional('title', text(payload, 'pull_request.title')),
   };
 }
 

@@ -32,7 +32,7 @@ afterEach(async () => {
   await removeDir(pr.dir);
 });
 
-const ROUTE = `events: [pull_request, issue_comment, pull_request_review_comment]
+const ROUTE = `events: [pull_request, issue_comment, pull_request_review_comment, pull_request_review_thread]
 session: per_pr
 commands: true
 coalesce_seconds: 0
@@ -222,6 +222,42 @@ describe('a thread a person resolved (GitHub)', () => {
     expect((await ghCalls(pr)).slice(callsBefore).filter((call) => call.argv.some((arg) => arg.endsWith('/replies')))).toEqual([]);
     const shown = await runIris(['webhook', 'deliveries', '--show', '2'], { home: pr.home });
     expect(shown.stdout.endsWith('\n\nfindings marked outdated:\n  src/util.ts:11 minor Magic number (a person resolved its thread first: no reply)\n')).toBe(true);
+  }, 45_000);
+});
+
+describe('review thread events (GitHub pull_request_review_thread)', () => {
+  it('a resolve keeps the finding as resolved, an unresolve opens it again; neither runs the model; a resolved finding whose code changes is left alone', async () => {
+    await seedPull(sha('a'), [PARSE, UTIL]);
+    fake.script('main-m', answer('One issue.', [MAGIC]), answer('Fixed.', []));
+    const gateway = await start();
+    await postGithub(gateway, 'pull_request', pullRequest('opened', sha('a')), 'd-1');
+    await waitFor(allEnded(pr, 1), 20_000, 'the first review');
+    const [thread] = (await reviewState()).threads;
+    const threadEvent = (action: string) => ({
+      action,
+      thread: { node_id: thread!.id, comments: [{ id: thread!.first, body: 'finding' }] },
+      pull_request: { number: 42, title: 'Fix the parser', head: { sha: sha('a') } },
+      repository: { full_name: REPO },
+      sender: { login: 'octocat' },
+    });
+    const requests = mainRequests(fake).length;
+    await postGithub(gateway, 'pull_request_review_thread', threadEvent('resolved'), 'd-2');
+    let rows = await waitFor(allEnded(pr, 2), 20_000, 'the resolve');
+    expect(rows[1]).toMatchObject({ state: 'skipped', reason: 'the finding "Magic number" was resolved by @octocat: kept as resolved' });
+    await postGithub(gateway, 'pull_request_review_thread', threadEvent('unresolved'), 'd-3');
+    rows = await waitFor(allEnded(pr, 3), 20_000, 'the unresolve');
+    expect(rows[2]).toMatchObject({ state: 'skipped', reason: 'the finding "Magic number" was unresolved by @octocat: kept as open' });
+    await postGithub(gateway, 'pull_request_review_thread', threadEvent('resolved'), 'd-4');
+    await waitFor(allEnded(pr, 4), 20_000, 'the second resolve');
+    expect(mainRequests(fake)).toHaveLength(requests);
+
+    // Its code changes: a resolved finding is not marked outdated, so its thread is not even read.
+    await seedPull(sha('c'), [PARSE, UTIL_FIXED]);
+    const callsBefore = (await ghCalls(pr)).length;
+    await postGithub(gateway, 'pull_request', pullRequest('synchronize', sha('c')), 'd-5');
+    await waitFor(allEnded(pr, 5), 20_000, 'the second review');
+    expect((await ghCalls(pr)).slice(callsBefore).filter((call) => call.argv.includes('graphql') || call.argv.some((arg) => arg.endsWith('/replies')))).toEqual([]);
+    expect((await reviewState()).comments).toHaveLength(1);
   }, 45_000);
 });
 
