@@ -124,6 +124,44 @@ describe('the health strip and the Logs page in chromium', { timeout: 90_000 }, 
     expect(errors).toEqual([]);
   });
 
+  it('an answer to earlier filters that comes back after a later one is dropped', async () => {
+    const lines = [
+      { level: 30, time: '2026-11-28T10:00:01.000Z', msg: 'alpha one' },
+      { level: 30, time: '2026-11-28T10:00:02.000Z', msg: 'beta two' },
+    ];
+    await writeFile(join(home, 'logs', 'gateway.log'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const errors = await open('#/logs');
+    const messages = () => page.locator('.logs-row .logs-what').allTextContents();
+    const shows = (expected: string[]) =>
+      waitFor(async () => (JSON.stringify(await messages()) === JSON.stringify(expected) ? true : undefined), 5_000, `the table to show ${JSON.stringify(expected)}`);
+    await shows(['beta two', 'alpha one']);
+
+    // The request for "alpha" is held until the one for "beta" has been answered and shown.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    await page.route(
+      (url) => url.pathname === '/api/logs' && url.searchParams.get('q') === 'alpha',
+      async (route) => {
+        held();
+        await released;
+        await route.continue();
+      },
+    );
+    await page.getByLabel('Search').fill('alpha');
+    await holding;
+    await page.getByLabel('Search').fill('beta');
+    await shows(['beta two']);
+    const alphaAnswered = page.waitForResponse((response) => new URL(response.url()).searchParams.get('q') === 'alpha');
+    release();
+    await alphaAnswered;
+    // Give the page time to (wrongly) show it.
+    await page.waitForTimeout(300);
+    expect(await messages()).toEqual(['beta two']);
+    expect(errors).toEqual([]);
+  });
+
   it('at 390 px wide: the strip wraps and nothing scrolls sideways', async () => {
     await writeFile(join(home, 'logs', 'gateway.log'), `${JSON.stringify({ level: 30, time: 1, msg: 'a long line '.repeat(40), route: 'ci', detail: 'x'.repeat(300) })}\n`);
     const errors = await open('#/logs', 390);

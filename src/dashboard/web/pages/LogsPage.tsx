@@ -1,7 +1,7 @@
 // The Logs page (`#/logs`): the gateway, agent and audit logs, newest first, filtered by level,
 // text, route and platform. Text fields wait for a pause in typing; Refresh asks again now, and
 // auto-refresh asks every few seconds while the tab is visible.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DashboardApi } from '../api.js';
 import { fetchLogs, type Logs } from '../logs-api.js';
 import { LogsTable } from '../logs-table.js';
@@ -24,9 +24,14 @@ export function LogsPage({ api }: { api: DashboardApi; id?: string }) {
     return () => clearTimeout(timer);
   }, [typed, filters]);
 
+  // Only the latest request's answer is shown: an earlier one (older filters, a slow refresh) that
+  // comes back after it is dropped.
+  const latest = useRef(0);
   const load = useCallback(async () => {
+    const asked = ++latest.current;
     setLoading(true);
     const result = await fetchLogs(api, filters);
+    if (asked !== latest.current) return;
     setLoading(false);
     setError(result.ok ? null : result.error);
     setLogs(result.ok ? result.value : null);
