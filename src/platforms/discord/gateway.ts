@@ -12,7 +12,8 @@ import { backoffMs, type Backoff } from '../../runtime/backoff.js';
 import { sleep as realSleep, type Sleep } from '../../runtime/sleep.js';
 import type { ConnectionState, PlatformLog } from '../types.js';
 import { openConnection, type Dispatch } from './connection.js';
-import { closeDecision, gatewayConnectUrl, openingFrame, readReady, type GatewaySession } from './protocol.js';
+import { gatewayConnectUrl, openingFrame, readReady, type GatewaySession } from './protocol.js';
+import { afterConnectionEnd, gatewayUrlOf } from './reconnect.js';
 import type { DiscordRest } from './rest.js';
 
 export type { Backoff };
@@ -66,17 +67,25 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
     await sleep(delayMs, signal);
   };
 
+  /** READY or RESUMED: the failures in a row are over. */
+  const connected = (): true => {
+    failures = 0;
+    lastDetail = '';
+    options.setState({ connected: true, detail: botName ? `connected as ${botName}` : 'connected' });
+    return true;
+  };
+
   while (!signal.aborted) {
     if (!session && gatewayUrl === null) {
-      const answer = await rest.request<{ url?: unknown }>('GET', '/gateway/bot', { signal, timeoutMs: 10_000 });
+      const found = gatewayUrlOf(await rest.request<{ url?: unknown }>('GET', '/gateway/bot', { signal, timeoutMs: 10_000 }));
       if (signal.aborted) break;
-      if (!answer.ok || typeof answer.body?.url !== 'string') {
+      if (!found.ok) {
         failures += 1;
-        const detail = !answer.ok ? (answer.kind === 'network' ? `Discord unreachable: ${answer.reason}` : answer.status === 401 ? 'token rejected (401)' : `GET /gateway/bot: Discord ${answer.status}: ${answer.message}`) : 'GET /gateway/bot answered without a url';
-        await fail(detail, !answer.ok && answer.kind === 'api' && answer.status === 401 ? options.backoff.maxMs : backoffMs(options.backoff, failures));
+        // A rejected token will not heal soon: the longest pause.
+        await fail(found.detail, found.tokenRejected ? options.backoff.maxMs : backoffMs(options.backoff, failures));
         continue;
       }
-      gatewayUrl = answer.body.url;
+      gatewayUrl = found.url;
     }
     const base = current()?.resumeUrl ?? (gatewayUrl as string);
     let ready = false;
@@ -91,18 +100,12 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
         // The bot first: a saved session names it (a RESUME brings no READY).
         options.onReady({ id: r.botId, name: r.botName });
         setSession({ id: r.sessionId, resumeUrl: r.resumeUrl, seq: 0 });
-        ready = true;
-        failures = 0;
-        lastDetail = '';
         botName = r.botName;
-        options.setState({ connected: true, detail: r.botName ? `connected as ${r.botName}` : 'connected' });
+        ready = connected();
         log.info({ platform: 'discord', bot: r.botName }, 'Discord gateway: ready (new session)');
       },
       onResumed: () => {
-        ready = true;
-        failures = 0;
-        lastDetail = '';
-        options.setState({ connected: true, detail: botName ? `connected as ${botName}` : 'connected' });
+        ready = connected();
         log.info({ platform: 'discord', seq: session?.seq }, 'Discord gateway: session resumed');
       },
       handled: (s) => {
@@ -110,26 +113,18 @@ export async function runGateway(options: GatewayOptions): Promise<void> {
       },
     });
     if (signal.aborted) break;
-    if (end.invalidSession && !end.resumable) {
+    const next = afterConnectionEnd(end, { ready, failures, hasSession: current() !== null, backoff: options.backoff });
+    if (next.kind === 'identify_anew') {
       log.info({ platform: 'discord' }, 'Discord refused the RESUME (INVALID_SESSION): identifying anew');
       setSession(null);
       // Discord asks for a pause of 1–5 s before the new IDENTIFY.
       await sleep(Math.max(1000 * jitter(), options.backoff.firstMs), signal);
       continue;
     }
-    const decision = end.invalidSession ? { next: 'resume' as const, detail: 'session invalidated (resumable)' } : closeDecision(end.code, end.reason);
-    if (decision.next === 'fatal') {
-      failures += 1;
-      setSession(null);
-      gatewayUrl = null;
-      await fail(decision.detail, options.backoff.maxMs);
-      continue;
-    }
-    if (decision.next === 'identify') setSession(null);
-    if (!current()) gatewayUrl = null;
-    failures = ready ? 1 : failures + 1;
-    const why = end.sinkFailed ? 'a message was not stored; resuming to have it again' : end.zombie ? 'no HEARTBEAT_ACK; reconnecting' : decision.detail;
-    await fail(`reconnecting: ${why}`, ready && !end.sinkFailed ? 0 : backoffMs(options.backoff, failures));
+    if (next.clearSession) setSession(null);
+    if (next.clearUrl) gatewayUrl = null;
+    failures = next.failures;
+    await fail(next.detail, next.delayMs);
   }
   options.setState({ connected: false, detail: 'stopped' });
 }
