@@ -24,7 +24,7 @@ import { HttpError } from './http-error.js';
 import { profileHomeDir } from '../profiles/names.js';
 import { ROUTE_AREAS } from './routes/index.js';
 import { closeChatRuns, runningChats } from './routes/chat.js';
-import { ANSWERED, matchRoute, type DashboardContext } from './routes/route.js';
+import { ANSWERED, matchRoute, NOT_JSON, type DashboardContext } from './routes/route.js';
 import { contentSecurityPolicy, injectToken, readStatic } from './static-files.js';
 
 export type DashboardOptions = {
@@ -146,7 +146,7 @@ export function createDashboardHandler(options: DashboardOptions) {
     try {
       return JSON.parse(body.body.toString('utf8')) as unknown;
     } catch {
-      throw new HttpError(400, 'the body is not JSON');
+      throw new HttpError(400, NOT_JSON);
     }
   }
 

@@ -5,15 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ForgeResult } from '../delivery/pr-forge.js';
 import type { PostedFinding, PrReviewPoster, ReviewComment, ThreadNow } from '../delivery/pr-review-poster.js';
-import type { PrFinding, PrFindingInput, PrFindings } from '../store/pr-finding-types.js';
+import type { PrFinding, PrFindingInput, PrFindings, PrReviewPlanRecord } from '../store/pr-finding-types.js';
 import type { WebhookEventRecord } from '../store/webhook-types.js';
 import type { ReviewPlan } from '../review/review-plan.js';
 import { deliverReviewFindings } from './deliver-review.js';
 
-function memoryFindings(initial: PrFindingInput[] = []): PrFindings & { rows: Map<string, PrFinding> } {
+function memoryFindings(initial: PrFindingInput[] = []): PrFindings & { rows: Map<string, PrFinding>; plans: PrReviewPlanRecord[] } {
   const rows = new Map<string, PrFinding>(initial.map((f) => [f.fingerprint, { ...f, createdAt: 1, updatedAt: 1 }]));
+  const plans: PrReviewPlanRecord[] = [];
   return {
     rows,
+    plans,
     list: async () => [...rows.values()],
     record: async (f) => {
       const row = { ...f, createdAt: 1, updatedAt: 1 };
@@ -26,7 +28,7 @@ function memoryFindings(initial: PrFindingInput[] = []): PrFindings & { rows: Ma
       return rows.get(fp);
     },
     byHostId: async () => undefined,
-    savePlan: async () => undefined,
+    savePlan: async (record) => void plans.push(record),
     plan: async () => undefined,
     // Delivery never prunes: a call would be a bug, so it fails the test.
     prune: async () => {
@@ -123,6 +125,37 @@ describe('deliverReviewFindings', () => {
     expect(await deliverReviewFindings(deps(poster, findings), record('done'), target, outdatedOnly, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 0, resolvedByPeople: 1 } });
     expect(calls).toEqual(['now T9']);
     expect(findings.rows.get('old')?.state).toBe('resolved');
+    // What the delivery did is kept with the event's plan (its story says so later, whatever the finding's state becomes).
+    expect(findings.plans.map((p) => [p.eventId, p.route, p.prKey, (JSON.parse(p.plan) as ReviewPlan).resolvedFirst])).toEqual([[7, 'r', 'k', ['old']]]);
+  });
+
+  it('a resolve that fails after the reply went out: the thread is read again, and the retry only resolves', async () => {
+    const findings = memoryFindings([oldFinding]);
+    const calls: string[] = [];
+    const thread = { resolved: false, replies: [] as Array<{ id: string; body: string; author: string | null }> };
+    let resolveFails = 1;
+    const poster: PrReviewPoster = {
+      ...fakePoster(true, null).poster,
+      threadNow: async () => {
+        calls.push('now');
+        return { ok: true, value: { resolved: thread.resolved, replies: [...thread.replies] } };
+      },
+      resolveOutdated: async (_pr, _thread, reply) => {
+        calls.push(`resolve ${reply === null ? 'without a reply' : 'with the reply'}`);
+        if (reply !== null) thread.replies.push({ id: '5', body: reply, author: 'iris-bot' });
+        if (resolveFails-- > 0) return { ok: false, code: 'failed', retryable: true, message: 'HTTP 502' };
+        thread.resolved = true;
+        return { ok: true, value: undefined };
+      },
+    };
+    const retried = async <T>(call: () => Promise<ForgeResult<T>>): Promise<ForgeResult<T>> => {
+      const first = await call();
+      return first.ok || !first.retryable ? first : call();
+    };
+    expect(await deliverReviewFindings({ poster, findings, botLogin: 'iris-bot', retried }, record('done'), target, outdatedOnly, 'body', {})).toEqual({ ok: true, value: { posted: 0, outdated: 1, resolvedByPeople: 0 } });
+    expect(calls).toEqual(['now', 'resolve with the reply', 'now', 'resolve without a reply']);
+    expect(thread.replies).toHaveLength(1);
+    expect(findings.rows.get('old')?.state).toBe('outdated');
   });
 
   it('after a crash, the outdated reply found in the thread is not posted again: the thread is only resolved', async () => {

@@ -6,7 +6,7 @@
 // all the same), is looked for by its markers before anything is posted again.
 import { deliveryMarker } from '../delivery/forge-comment.js';
 import type { CallOptions, ForgeResult, PrRef } from '../delivery/pr-forge.js';
-import { replyCarrying, type PostedFinding, type PrReviewPoster } from '../delivery/pr-review-poster.js';
+import { replyCarrying, type FindingThread, type PostedFinding, type PrReviewPoster, type ThreadNow } from '../delivery/pr-review-poster.js';
 import { outdatedMarker, outdatedReply } from '../review/finding-comment.js';
 import type { ReviewPlan } from '../review/review-plan.js';
 import { GOES_OUTDATED } from '../review/placement.js';
@@ -83,28 +83,53 @@ export async function deliverReviewFindings(
     }
   }
   let outdated = 0;
-  let resolvedByPeople = 0;
+  const resolvedFirst = new Set(plan.resolvedFirst ?? []);
   for (const gone of plan.outdated) {
     const current = (await findings.list(record.route, target.prKey)).find((f) => f.fingerprint === gone.fingerprint);
     if (current === undefined || !GOES_OUTDATED.has(current.state)) continue;
     const thread = { threadId: gone.threadId, commentId: gone.commentId };
+    const marker = outdatedMarker(gone.fingerprint);
     // The thread as it is now: the reply may be there already (a crash after posting it, before
     // it was recorded below), or a person may have resolved the thread: then it is left as it is.
     const now = await deps.retried(() => poster.threadNow(target.pr, thread, call));
     if (!now.ok) return now;
-    const replied = now.value !== null && replyCarrying(now.value, outdatedMarker(gone.fingerprint), deps.botLogin) !== undefined;
-    if (now.value !== null && now.value.resolved && !replied) {
+    if (now.value !== null && now.value.resolved && replyCarrying(now.value, marker, deps.botLogin) === undefined) {
+      // Kept with the plan first: a crash before the state below finds the thread as it was.
+      resolvedFirst.add(gone.fingerprint);
+      await findings.savePlan({ eventId: record.id, route: record.route, prKey: target.prKey, plan: JSON.stringify({ ...plan, resolvedFirst: [...resolvedFirst] }) });
       await findings.setState(record.route, target.prKey, gone.fingerprint, 'resolved');
-      resolvedByPeople += 1;
       continue;
     }
-    // A deleted thread has nothing to answer; a thread answered already is only resolved.
+    // A deleted thread has nothing to answer; a resolved one with the reply in it is done.
     if (now.value !== null && !now.value.resolved) {
-      const resolved = await deps.retried(() => poster.resolveOutdated(target.pr, thread, replied ? null : outdatedReply(gone.fingerprint), call));
+      const resolved = await resolveOnce(deps, target, thread, gone.fingerprint, now.value, call);
       if (!resolved.ok) return resolved;
     }
     await findings.setState(record.route, target.prKey, gone.fingerprint, 'outdated');
     outdated += 1;
   }
-  return { ok: true, value: { posted: posted.length, outdated, resolvedByPeople } };
+  return { ok: true, value: { posted: posted.length, outdated, resolvedByPeople: resolvedFirst.size } };
+}
+
+/**
+ * Replies (unless the reply is there) and resolves. A try that failed may have posted the reply
+ * all the same (a timeout, or the resolve failing after it): the thread is read again before a
+ * retry, so the reply is posted once.
+ */
+async function resolveOnce(deps: ReviewDeliveryDeps, target: ReviewTarget, thread: FindingThread, fingerprint: string, first: ThreadNow, call: CallOptions): Promise<ForgeResult<void>> {
+  const marker = outdatedMarker(fingerprint);
+  let now: ThreadNow | null = first;
+  return deps.retried(async (): Promise<ForgeResult<void>> => {
+    if (now === null) {
+      const again = await deps.poster.threadNow(target.pr, thread, call);
+      if (!again.ok) return again;
+      // Gone meanwhile, or resolved by the try before (or by a person): nothing more to do.
+      if (again.value === null || again.value.resolved) return { ok: true, value: undefined };
+      now = again.value;
+    }
+    const replied = replyCarrying(now, marker, deps.botLogin) !== undefined;
+    const result = await deps.poster.resolveOutdated(target.pr, thread, replied ? null : outdatedReply(fingerprint), call);
+    if (!result.ok) now = null;
+    return result;
+  });
 }

@@ -280,10 +280,16 @@ describe('planPrEvent: review threads resolved or unresolved (GitHub)', () => {
     expect(rows.get('fp1')?.state).toBe('resolved');
   });
 
-  it("Iris's own resolve of an outdated finding, and a dismissed finding, change nothing", async () => {
+  it("a resolve by the bot's own account changes nothing, whatever the finding's state", async () => {
+    const { rows, plan } = withFinding('open');
+    expect(await plan('resolved', { node_id: 'PRRT_1', comments: [] }, 'Iris-Bot')).toEqual({ kind: 'skip', reason: 'the thread was resolved by Iris itself' });
+    expect(rows.get('fp1')?.state).toBe('open');
+  });
+
+  it('a person resolving or unresolving an outdated or dismissed finding changes nothing', async () => {
     for (const state of ['outdated', 'dismissed'] as const) {
       const { rows, plan } = withFinding(state);
-      expect(await plan('resolved', { node_id: 'PRRT_1', comments: [] }, 'iris-bot')).toEqual({ kind: 'skip', reason: `the finding "Unchecked input" is ${state}: a thread resolved leaves it so` });
+      expect(await plan('resolved', { node_id: 'PRRT_1', comments: [] })).toEqual({ kind: 'skip', reason: `the finding "Unchecked input" is ${state}: a thread resolved leaves it so` });
       expect(await plan('unresolved', { node_id: 'PRRT_1', comments: [] })).toMatchObject({ kind: 'skip' });
       expect(rows.get('fp1')?.state).toBe(state);
     }

@@ -5,6 +5,7 @@
 // relates to the last reviewed one.
 import type { RouteSnapshot } from '../webhook/routes.js';
 import { prRepoProblem } from '../delivery/comment-target.js';
+import { sameLogin } from '../delivery/pr-forge.js';
 import { prEventOf, prKey, type PrEvent } from '../webhook/pr-event.js';
 import { HELP_TEXT, PAUSED_TEXT, RESUMED_TEXT, TRUSTED_ASSOCIATIONS, readComment, refusalText, untrustedVerdict } from '../webhook/pr-commands.js';
 import { commandPrompt, pushReviewNote } from '../webhook/pr-prompt.js';
@@ -71,6 +72,10 @@ export const NOT_A_FINDING_THREAD = 'a review thread that is not one of the find
 async function planThread(context: Context, thread: Extract<PrEvent, { kind: 'thread' }>['thread']): Promise<PrPlan> {
   const { deps, route } = context;
   if (deps.findings === undefined) return { kind: 'skip', reason: NOT_A_FINDING_THREAD };
+  // Iris's own resolve (an outdated finding): its delivery records the state itself; a crash before
+  // it did must not leave the finding looking resolved by a person.
+  const login = thread.by === undefined ? undefined : await deps.forges.botLogin(context.pr.forge, { signal: context.signal });
+  if (thread.by !== undefined && login?.ok && sameLogin(thread.by, login.value)) return { kind: 'skip', reason: `the thread was ${thread.resolved ? 'resolved' : 'unresolved'} by Iris itself` };
   const finding = (await deps.findings.byHostId(route.name, context.key, thread.nodeId)) ?? (thread.firstCommentId === undefined ? undefined : await deps.findings.byHostId(route.name, context.key, thread.firstCommentId));
   if (finding === undefined) return { kind: 'skip', reason: NOT_A_FINDING_THREAD };
   const change = threadStateChange(finding.state, thread.resolved);

@@ -24,6 +24,12 @@ export type ReviewPlan = {
   readonly outdated: ReadonlyArray<FindingNote & { readonly fingerprint: string; readonly threadId: string | null; readonly commentId: string | null }>;
   /** The answer could not be read as findings (twice): the summary quotes it. */
   readonly unreadable?: true;
+  /**
+   * Set by the delivery: the outdated findings whose threads a person had resolved first (left as
+   * they were, with no reply). Kept with the plan, so the event's story says what it did even after
+   * the finding's state moves on.
+   */
+  readonly resolvedFirst?: readonly string[];
 };
 
 export type RecordedForPlan = RecordedFindingRef & { readonly title: string; readonly severity: string; readonly threadId: string | null; readonly commentId: string | null };

@@ -71,11 +71,11 @@ describe('parseReviewRules', () => {
   it("never lets the file raise it over the route's (the operator pays for the prompt): the route's is used, and the summary says so", () => {
     expect(parseReviewRules('max_diff_tokens: 1000000\nmax_findings: 3\n')).toEqual({
       rules: { ...DEFAULTS, maxFindings: 3 },
-      note: '.iris/review.yaml asks for max_diff_tokens 1000000; this route allows at most 24000, which was used',
+      note: '.iris/review.yaml asks for max_diff_tokens 1000000; this route allows at most 24000, which was used.',
     });
     expect(parseReviewRules('max_diff_tokens: 60000\n', 50_000)).toEqual({
       rules: { ...DEFAULTS, maxDiffTokens: 50_000 },
-      note: '.iris/review.yaml asks for max_diff_tokens 60000; this route allows at most 50000, which was used',
+      note: '.iris/review.yaml asks for max_diff_tokens 60000; this route allows at most 50000, which was used.',
     });
   });
 

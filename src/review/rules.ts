@@ -88,7 +88,7 @@ export function parseReviewRules(text: string | undefined, defaultMaxDiffTokens:
   const asked = file.max_diff_tokens;
   const held = asked !== undefined && asked > defaults.maxDiffTokens;
   return {
-    ...(held ? { note: `${REVIEW_RULES_PATH} asks for max_diff_tokens ${asked}; this route allows at most ${defaults.maxDiffTokens}, which was used` } : {}),
+    ...(held ? { note: `${REVIEW_RULES_PATH} asks for max_diff_tokens ${asked}; this route allows at most ${defaults.maxDiffTokens}, which was used.` } : {}),
     rules: {
       ignore: file.ignore ?? defaults.ignore,
       instructions: file.instructions?.trim() ?? defaults.instructions,

@@ -10,13 +10,10 @@ import { deliveryDetail, deliveryPrompt, deliveryRow, type DeliveryDetail, type 
 
 export type DeliveryStory = DeliveryDetail & { readonly prompt: string | null };
 
-export async function deliveryStory(findings: Pick<PrFindings, 'plan' | 'list'>, record: WebhookEventRecord): Promise<DeliveryStory> {
+export async function deliveryStory(findings: Pick<PrFindings, 'plan'>, record: WebhookEventRecord): Promise<DeliveryStory> {
   const stored = await findings.plan(record.id);
   const plan = stored === undefined ? undefined : parseReviewPlan(stored.plan);
-  // An outdated finding its delivery found resolved by a person is `resolved` in the store now.
-  const resolved = plan !== undefined && plan.outdated.length > 0 ? (await findings.list(stored!.route, stored!.prKey)).filter((f) => f.state === 'resolved') : [];
-  const resolvedFirst = new Set(resolved.map((f) => f.fingerprint));
-  return redactStrings({ ...deliveryDetail(record, plan, resolvedFirst), prompt: deliveryPrompt(record) ?? null });
+  return redactStrings({ ...deliveryDetail(record, plan), prompt: deliveryPrompt(record) ?? null });
 }
 
 /** One row of the list (`iris webhook deliveries --json`, the Deliveries view), redacted alike. */

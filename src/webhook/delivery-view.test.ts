@@ -104,11 +104,13 @@ describe('reviewView: an outdated finding resolved by a person first', () => {
     ],
   };
 
-  it('carries the note on that finding only', () => {
-    expect(reviewView(plan, new Set(['f2'])).outdated).toEqual([
+  it("carries the note on the finding the delivery recorded in the plan, and on no other", () => {
+    expect(reviewView({ ...plan, resolvedFirst: ['f2'] }).outdated).toEqual([
       { path: 'a.ts', line: 3, severity: 'minor', title: 'One' },
       { path: 'a.ts', line: 9, severity: 'nit', title: 'Two', note: RESOLVED_FIRST_NOTE },
     ]);
     expect(reviewView(plan).outdated.map((f) => 'note' in f)).toEqual([false, false]);
+    // Not delivered (yet): the plan's lists are what is to happen; nothing is said of what happened.
+    expect(reviewView({ ...plan, resolvedFirst: ['f2'] }, false).outdated.map((f) => 'note' in f)).toEqual([false, false]);
   });
 });

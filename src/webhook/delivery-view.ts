@@ -60,11 +60,9 @@ const findingView = (f: FindingView): FindingView => ({ path: f.path, line: f.li
 /** What the outdated entry of a delivered review says when a person had resolved its thread first. */
 export const RESOLVED_FIRST_NOTE = 'a person resolved its thread first: no reply';
 
-/**
- * `resolvedFirst`: the fingerprints the delivery found resolved by a person (their findings are
- * `resolved` in the store); only said once the event is delivered.
- */
-export function reviewView(plan: ReviewPlan, resolvedFirst: ReadonlySet<string> = new Set()): ReviewView {
+/** The plan's `resolvedFirst` (what its delivery found resolved by a person) is said once the event is delivered. */
+export function reviewView(plan: ReviewPlan, delivered = true): ReviewView {
+  const resolvedFirst = new Set(delivered ? (plan.resolvedFirst ?? []) : []);
   return {
     inline: plan.inline.map(findingView),
     in_summary: plan.notPlaced.map(findingView),
@@ -139,7 +137,7 @@ function outcome(record: WebhookEventRecord, snapshot: RouteSnapshot | undefined
   }
 }
 
-export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan, resolvedFirst?: ReadonlySet<string>): DeliveryDetail {
+export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan): DeliveryDetail {
   const snapshot = parseRouteSnapshot(record.routeSnapshot);
   const deliver = snapshot.ok ? snapshot.snapshot.deliver : null;
   return {
@@ -148,7 +146,7 @@ export function deliveryDetail(record: WebhookEventRecord, plan?: ReviewPlan, re
     deliver,
     outcome: outcome(record, snapshot.ok ? snapshot.snapshot : undefined),
     answer: record.output,
-    ...(plan === undefined ? {} : { review: reviewView(plan, record.state === 'delivered' ? resolvedFirst : undefined) }),
+    ...(plan === undefined ? {} : { review: reviewView(plan, record.state === 'delivered') }),
   };
 }
 

@@ -297,6 +297,6 @@ describe('what the model is given (GitHub)', () => {
     expect(sent).not.toContain('+row 1\\n');
     const [summary] = await prComments(pr);
     expect(summary!.body).toContain('Looks fine.');
-    expect(summary!.body).toContain('\n\n> .iris/review.yaml asks for max_diff_tokens 1000000; this route allows at most 24000, which was used ');
+    expect(summary!.body).toContain('\n\n> .iris/review.yaml asks for max_diff_tokens 1000000; this route allows at most 24000, which was used. ');
   }, 60_000);
 });

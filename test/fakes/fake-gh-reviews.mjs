@@ -169,7 +169,8 @@ function graphql(input, recordPath) {
   if (/\bnode\(id: \$id\)/.test(body.query) && body.query.includes('PullRequestReviewThread')) {
     // A thread now: resolved or not, and its latest 100 comments (the first, then the replies).
     const thread = state.threads.find((t) => t.id === vars.id);
-    if (!thread) return { ok: true, pages: [{ data: { node: null }, errors: [{ type: 'NOT_FOUND', path: ['node'], message: `Could not resolve to a node with the global id of '${vars.id}'` }] }] };
+    // gh api graphql exits 1 on a response with errors, their messages on stderr.
+    if (!thread) return { ok: false, stderr: `gh: Could not resolve to a node with the global id of '${vars.id}'` };
     const comments = state.comments.filter((c) => c.id === thread.first || c.in_reply_to_id === thread.first).slice(-100);
     const nodes = comments.map((c) => ({ databaseId: c.id, body: c.body, author: c.login ? { login: c.login } : null }));
     return { ok: true, pages: [{ data: { node: { isResolved: thread.resolved, comments: { nodes } } } }] };

@@ -11,7 +11,7 @@ import { HttpError } from '../http-error.js';
 import { auxiliaryAssignments, modelOptions } from '../read-models.js';
 import { parseSetRequest } from '../set-request.js';
 import { fallbackRoutes } from './fallbacks.js';
-import type { RouteArea } from './route.js';
+import { NOT_JSON, type RouteArea } from './route.js';
 
 export const modelRoutes: RouteArea = (context) => {
   // DECISIONS pins 422 for a /api/model/set body that is not a JSON object, unparseable text included;
@@ -20,7 +20,7 @@ export const modelRoutes: RouteArea = (context) => {
     try {
       return await context.readJson(req);
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw new HttpError(422, err.message);
+      if (err instanceof HttpError && err.status === 400 && err.message === NOT_JSON) throw new HttpError(422, err.message);
       throw err;
     }
   };

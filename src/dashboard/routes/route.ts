@@ -56,6 +56,9 @@ export type DashboardContext = {
   readonly audited: <T>(request: RouteRequest, action: string, target: () => string, work: () => Promise<T>) => Promise<T>;
 };
 
+/** readJson's refusal of a body that is not JSON (400; /api/model/set answers it 422, as DECISIONS pins). */
+export const NOT_JSON = 'the body is not JSON';
+
 export type RouteArea = (context: DashboardContext) => readonly Route[];
 
 /** The route for a method and path, with its params; `allow` lists the methods the path has when the method is wrong. */

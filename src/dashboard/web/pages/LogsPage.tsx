@@ -27,11 +27,14 @@ export function LogsPage({ api }: { api: DashboardApi; id?: string }) {
   // Only the latest request's answer is shown: an earlier one (older filters, a slow refresh) that
   // comes back after it is dropped.
   const latest = useRef(0);
+  const inFlight = useRef(false);
   const load = useCallback(async () => {
     const asked = ++latest.current;
+    inFlight.current = true;
     setLoading(true);
     const result = await fetchLogs(api, filters);
     if (asked !== latest.current) return;
+    inFlight.current = false;
     setLoading(false);
     setError(result.ok ? null : result.error);
     setLogs(result.ok ? result.value : null);
@@ -44,7 +47,8 @@ export function LogsPage({ api }: { api: DashboardApi; id?: string }) {
   useEffect(() => {
     if (!auto) return;
     const timer = setInterval(() => {
-      if (document.visibilityState !== 'hidden') void load();
+      // A tick while a read is still out is skipped, so a slow read is never dropped for a newer tick's.
+      if (document.visibilityState !== 'hidden' && !inFlight.current) void load();
     }, AUTO_REFRESH_MS);
     return () => clearInterval(timer);
   }, [auto, load]);
