@@ -246,11 +246,15 @@ describe('planPrEvent: GitLab access levels', () => {
 });
 
 describe('planPrEvent: review threads resolved or unresolved (GitHub)', () => {
-  function withFinding(state: PrFinding['state']) {
+  function withFinding(state: PrFinding['state'], threadId: string | null = 'PRRT_1') {
     const rows = new Map<string, PrFinding>([
-      ['fp1', { route: 'reviews', prKey: KEY, fingerprint: 'fp1', path: 'a.ts', line: 3, lineText: 'x', title: 'Unchecked input', severity: 'major', state, threadId: 'PRRT_1', commentId: '4001', eventId: 1, createdAt: 1, updatedAt: 1 }],
+      ['fp1', { route: 'reviews', prKey: KEY, fingerprint: 'fp1', path: 'a.ts', line: 3, lineText: 'x', title: 'Unchecked input', severity: 'major', state, threadId, commentId: '4001', eventId: 1, createdAt: 1, updatedAt: 1 }],
     ]);
     const findings = {
+      record: async (input: Omit<PrFinding, 'createdAt' | 'updatedAt'>) => {
+        rows.set(input.fingerprint, { ...input, createdAt: 1, updatedAt: 2 });
+        return rows.get(input.fingerprint);
+      },
       byHostId: async (routeName: string, key: string, id: string) => [...rows.values()].find((f) => f.route === routeName && f.prKey === key && (f.threadId === id || f.commentId === id)),
       setState: async (_r: string, _k: string, fingerprint: string, next: PrFinding['state']) => {
         const row = rows.get(fingerprint);
@@ -274,10 +278,10 @@ describe('planPrEvent: review threads resolved or unresolved (GitHub)', () => {
     expect(rows.get('fp1')?.state).toBe('open');
   });
 
-  it('found by its first comment when the thread id was never read', async () => {
-    const { rows, plan } = withFinding('answered');
-    expect(await plan('resolved', { node_id: 'PRRT_other', comments: [{ id: 4001 }] })).toMatchObject({ kind: 'skip' });
-    expect(rows.get('fp1')?.state).toBe('resolved');
+  it('found by its first comment when the thread id was never read: the id is kept from the event', async () => {
+    const { rows, plan } = withFinding('answered', null);
+    expect(await plan('resolved', { node_id: 'PRRT_7', comments: [{ id: 4001 }] })).toMatchObject({ kind: 'skip' });
+    expect(rows.get('fp1')).toMatchObject({ state: 'resolved', threadId: 'PRRT_7' });
   });
 
   it("a resolve by the bot's own account changes nothing, whatever the finding's state", async () => {

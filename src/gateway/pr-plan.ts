@@ -78,6 +78,11 @@ async function planThread(context: Context, thread: Extract<PrEvent, { kind: 'th
   if (thread.by !== undefined && login?.ok && sameLogin(thread.by, login.value)) return { kind: 'skip', reason: `the thread was ${thread.resolved ? 'resolved' : 'unresolved'} by Iris itself` };
   const finding = (await deps.findings.byHostId(route.name, context.key, thread.nodeId)) ?? (thread.firstCommentId === undefined ? undefined : await deps.findings.byHostId(route.name, context.key, thread.firstCommentId));
   if (finding === undefined) return { kind: 'skip', reason: NOT_A_FINDING_THREAD };
+  // Its thread id was never read (the GraphQL look after posting failed): the event names it.
+  if (finding.threadId === null && finding.state !== 'dismissed') {
+    const { route: routeName, prKey: key, fingerprint, path, line, lineText, title, severity, state, commentId, eventId } = finding;
+    await deps.findings.record({ route: routeName, prKey: key, fingerprint, path, line, lineText, title, severity, state, commentId, eventId, threadId: thread.nodeId });
+  }
   const change = threadStateChange(finding.state, thread.resolved);
   if (change === undefined) return { kind: 'skip', reason: `the finding "${finding.title}" is ${finding.state}: a thread ${thread.resolved ? 'resolved' : 'unresolved'} leaves it so` };
   await deps.findings.setState(route.name, context.key, finding.fingerprint, change);
